@@ -1,0 +1,213 @@
+// Package adapter defines the boundary between the session engine and each
+// language's debug adapter: how one is found, started or attached to, how
+// our launch and attach arguments become the adapter's, and the quirks the
+// engine must know about. Each language lives in a sub-package that
+// registers itself here.
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Language describes a language id an adapter serves.
+type Language struct {
+	// ID is the canonical language id ("python", "go", …).
+	ID string
+	// Aliases are other ids accepted for it ("py", …).
+	Aliases []string
+	// DisplayName is the human name ("Python").
+	DisplayName string
+	// Description says which adapter is used.
+	Description string
+	// RequiresExecutable is true when a runtime or interpreter runs the program.
+	RequiresExecutable bool
+	// DefaultExecutable is the runtime looked for by default ("python3").
+	DefaultExecutable string
+}
+
+// ModeStatus says whether launch or attach works.
+type ModeStatus struct {
+	Supported bool   `json:"supported"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// Availability is the result of looking for an adapter on this machine.
+type Availability struct {
+	Installed bool
+	// Version of the adapter (e.g. debugpy's), when known.
+	Version string
+	// Path of the adapter or of the runtime that hosts it.
+	Path string
+	// Reason explains why it is not installed.
+	Reason string
+	// InstallHint is the exact command that installs what is missing.
+	InstallHint string
+	Launch      ModeStatus
+	Attach      ModeStatus
+}
+
+// LaunchConfig is what the agent asked to launch, already validated:
+// paths are absolute.
+type LaunchConfig struct {
+	Program string
+	Args    []string
+	// Cwd defaults to the program's directory when empty.
+	Cwd string
+	// Env is added to the server's environment.
+	Env         map[string]string
+	StopOnEntry bool
+	// ExecutablePath is the interpreter or runtime the user chose, if any.
+	ExecutablePath string
+	// Extra holds the agent's dapLaunchArgs, passed through to the adapter's
+	// launch request (they override what the adapter would send).
+	Extra map[string]any
+	// Logger receives the adapter's own diagnostics (its stderr, say).
+	Logger *slog.Logger
+}
+
+// AttachConfig is what the agent asked to attach to.
+type AttachConfig struct {
+	Host      string
+	Port      int
+	ProcessID int
+	// SourcePaths maps remote source roots, where the adapter supports it.
+	SourcePaths    []string
+	StopOnEntry    bool
+	ExecutablePath string
+	Extra          map[string]any
+	Logger         *slog.Logger
+}
+
+// Connection is a started debug adapter, ready for initialize.
+type Connection struct {
+	// Transport carries DAP messages.
+	Transport io.ReadWriteCloser
+	// Request is "launch" or "attach", and Arguments its arguments.
+	Request   string
+	Arguments map[string]any
+	// AdapterID is sent in initialize.
+	AdapterID string
+	// LaunchTimeout bounds the handshake; zero means the engine's default.
+	// Adapters that build the program first ask for more.
+	LaunchTimeout time.Duration
+	// Quirks tells the engine how this adapter departs from the protocol.
+	Quirks Quirks
+	// AfterRead, when set, runs after every read from Transport (see
+	// dap.Options.AfterRead).
+	AfterRead func()
+	// Cleanup releases what the adapter started (processes, temp files).
+	// It is called once, after the DAP connection has ended or been closed.
+	Cleanup func()
+}
+
+// Quirks are the departures from plain DAP that the engine accounts for.
+// The zero value means "behaves as the specification says".
+type Quirks struct {
+	// EvaluateContext is the evaluate context that yields a plain value
+	// ("repl" when empty).
+	EvaluateContext string
+	// NoTerminatedEvent: the adapter ends by closing the connection.
+	NoTerminatedEvent bool
+	// Unsupported lists requests that must never be sent (some adapters drop
+	// the connection on an unknown request); tools answer "not supported".
+	Unsupported []string
+}
+
+// Supports reports whether command may be sent to the adapter.
+func (q Quirks) Supports(command string) bool {
+	for _, u := range q.Unsupported {
+		if u == command {
+			return false
+		}
+	}
+	return true
+}
+
+// Adapter is one language's debug adapter.
+type Adapter interface {
+	// Language returns the language this adapter serves.
+	Language() Language
+	// Check looks for the adapter on this machine. It must be cheap enough
+	// to call from list_supported_languages (results may be cached).
+	Check(ctx context.Context) Availability
+	// Launch starts the adapter for a program to be launched.
+	Launch(ctx context.Context, cfg LaunchConfig) (*Connection, error)
+	// Attach starts or connects to the adapter for a running program.
+	Attach(ctx context.Context, cfg AttachConfig) (*Connection, error)
+}
+
+// UnavailableError says that an adapter cannot be used here, and how to fix it.
+type UnavailableError struct {
+	Language    string
+	Reason      string
+	InstallHint string
+}
+
+func (e *UnavailableError) Error() string {
+	msg := fmt.Sprintf("%s debugging is not available: %s", e.Language, e.Reason)
+	if e.InstallHint != "" {
+		msg += "; install with: " + e.InstallHint
+	}
+	return msg
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Adapter{}
+	aliases    = map[string]string{}
+)
+
+// Register adds an adapter; sub-packages call it from init.
+func Register(a Adapter) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	lang := a.Language()
+	if _, dup := registry[lang.ID]; dup {
+		panic("adapter: duplicate language " + lang.ID)
+	}
+	registry[lang.ID] = a
+	for _, al := range lang.Aliases {
+		aliases[al] = lang.ID
+	}
+}
+
+// Lookup finds the adapter for a language id or alias (case-insensitive).
+func Lookup(language string) (Adapter, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	id := strings.ToLower(strings.TrimSpace(language))
+	if canon, ok := aliases[id]; ok {
+		id = canon
+	}
+	a, ok := registry[id]
+	return a, ok
+}
+
+// All returns every registered adapter, sorted by language id.
+func All() []Adapter {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]Adapter, 0, len(registry))
+	for _, a := range registry {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Language().ID < out[j].Language().ID })
+	return out
+}
+
+// IDs returns every registered language id, sorted.
+func IDs() []string {
+	var ids []string
+	for _, a := range All() {
+		ids = append(ids, a.Language().ID)
+	}
+	return ids
+}
