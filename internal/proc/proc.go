@@ -117,7 +117,7 @@ func killTree(pid int, gentle bool) {
 	targets := append(Descendants(pid), pid)
 	groups := map[int]bool{}
 	for _, t := range targets {
-		if g, err := syscall.Getpgid(t); err == nil && g != os.Getpgrp() {
+		if g, err := syscall.Getpgid(t); err == nil && g != syscall.Getpgrp() {
 			groups[g] = true
 		}
 	}
