@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
 // Language describes a language id an adapter serves.
@@ -71,6 +73,9 @@ type LaunchConfig struct {
 	Extra map[string]any
 	// Logger receives the adapter's own diagnostics (its stderr, say).
 	Logger *slog.Logger
+	// DryRun asks for the Connection's Request, Arguments and Command
+	// without starting anything (Transport stays nil).
+	DryRun bool
 }
 
 // AttachConfig is what the agent asked to attach to.
@@ -103,6 +108,11 @@ type Connection struct {
 	// AfterRead, when set, runs after every read from Transport (see
 	// dap.Options.AfterRead).
 	AfterRead func()
+	// Reverse answers reverse requests other than runInTerminal (which the
+	// session serves), such as startDebugging; nil refuses them.
+	Reverse dap.ReverseHandler
+	// Command is the adapter's command line, for logs and dry runs.
+	Command []string
 	// Cleanup releases what the adapter started (processes, temp files).
 	// It is called once, after the DAP connection has ended or been closed.
 	Cleanup func()

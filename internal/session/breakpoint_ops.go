@@ -1,0 +1,243 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/google/go-dap"
+)
+
+// LineBreakpointRequest asks for a breakpoint on a line, found by number or
+// by content (Statement, nearest to NearLine), optionally checked against
+// ExpectedContent. File is absolute.
+type LineBreakpointRequest struct {
+	File            string
+	Line            int
+	Statement       string
+	NearLine        int
+	ExpectedContent string
+	Condition       string
+	HitCondition    string
+	LogMessage      string
+}
+
+// LineBreakpointResult is a set breakpoint, with the lines around it.
+type LineBreakpointResult struct {
+	Breakpoint Breakpoint
+	Context    *SourceContext
+	Warning    string
+}
+
+// liveRun returns the run if breakpoints should be sent to the adapter now.
+func (s *Session) liveRunLocked() *run {
+	if s.r == nil || s.r.ended() {
+		return nil
+	}
+	switch s.state {
+	case StateRunning, StatePaused:
+		return s.r
+	}
+	return nil
+}
+
+// SetBreakpoint adds (or updates, on the same line) a line breakpoint. Before
+// the program starts it is kept and sent at start.
+func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) (*LineBreakpointResult, error) {
+	if st, err := os.Stat(req.File); err != nil || st.IsDir() {
+		return nil, errorf("pass the path of an existing source file; relative paths resolve against the server's working directory", "file not found: %s", req.File)
+	}
+	line, err := resolveLine(req.File, req.Line, req.Statement, req.NearLine, req.ExpectedContent)
+	if err != nil {
+		if ae, ok := err.(*AnchorError); ok {
+			return nil, &Error{Msg: ae.Msg, Hint: "get_source_context shows the file's current lines; set the breakpoint where the code is now", Err: ae}
+		}
+		return nil, &Error{Msg: err.Error(), Hint: "get_source_context shows the file's lines", Err: err}
+	}
+	s.bpMu.Lock()
+	defer s.bpMu.Unlock()
+
+	s.mu.Lock()
+	var bp *Breakpoint
+	for _, b := range s.bps.files[req.File] {
+		if b.sendLine == line {
+			bp = b
+			break
+		}
+	}
+	if bp == nil {
+		bp = &Breakpoint{File: req.File}
+		s.bps.addLine(bp)
+	}
+	bp.sendLine, bp.Line = line, line
+	bp.Condition, bp.HitCondition, bp.LogMessage, bp.Anchor = req.Condition, req.HitCondition, req.LogMessage, req.Statement
+	r := s.liveRunLocked()
+	if r == nil {
+		bp.Verified, bp.Message = false, "pending: sent to the debugger when the program starts"
+	}
+	s.mu.Unlock()
+
+	if r != nil {
+		if err := s.sendFile(ctx, r, req.File); err != nil {
+			return nil, err
+		}
+	}
+	s.mu.Lock()
+	res := &LineBreakpointResult{Breakpoint: *bp}
+	s.mu.Unlock()
+	if res.Breakpoint.RequestedLine != 0 {
+		res.Warning = fmt.Sprintf("the debugger moved this breakpoint from line %d to line %d, the nearest line with code", res.Breakpoint.RequestedLine, res.Breakpoint.Line)
+	}
+	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
+		res.Context = &c
+	}
+	return res, nil
+}
+
+// sendFile sends a file's whole breakpoint set and records the answer.
+// s.bpMu is held (so sets are sent in order); s.mu is not.
+func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
+	s.mu.Lock()
+	bps := append([]*Breakpoint(nil), s.bps.files[file]...)
+	args := setBreakpointsArgs(file, bps)
+	s.mu.Unlock()
+	var body dap.SetBreakpointsResponseBody
+	if err := r.client.Call(ctx, "setBreakpoints", args, &body); err != nil {
+		return adapterError("set breakpoints in "+file, err, "")
+	}
+	s.mu.Lock()
+	applyLines(bps, body.Breakpoints)
+	s.mu.Unlock()
+	return nil
+}
+
+// sendFunctions sends the whole function breakpoint set.
+func (s *Session) sendFunctions(ctx context.Context, r *run) error {
+	if !r.caps.SupportsFunctionBreakpoints {
+		return errorf("set a line breakpoint on the function's first line instead", "the %s debug adapter does not support function breakpoints", s.Language.ID)
+	}
+	s.mu.Lock()
+	fbs := append([]*FunctionBreakpoint(nil), s.bps.functions...)
+	s.mu.Unlock()
+	var body dap.SetFunctionBreakpointsResponseBody
+	if err := r.client.Call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs)}, &body); err != nil {
+		return adapterError("set function breakpoints", err, "")
+	}
+	s.mu.Lock()
+	applyFunctions(fbs, body.Breakpoints)
+	s.mu.Unlock()
+	return nil
+}
+
+// SetFunctionBreakpoint adds a breakpoint on a function by name.
+func (s *Session) SetFunctionBreakpoint(ctx context.Context, name, condition, hitCondition string) (*FunctionBreakpoint, error) {
+	s.bpMu.Lock()
+	defer s.bpMu.Unlock()
+	s.mu.Lock()
+	fb := &FunctionBreakpoint{FunctionName: name, Condition: condition, HitCondition: hitCondition}
+	s.bps.addFunction(fb)
+	r := s.liveRunLocked()
+	if r == nil {
+		fb.Message = "pending: sent to the debugger when the program starts"
+	}
+	s.mu.Unlock()
+	if r != nil {
+		if err := s.sendFunctions(ctx, r); err != nil {
+			s.mu.Lock()
+			s.bps.removeFunctions(func(f *FunctionBreakpoint) bool { return f == fb })
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := *fb
+	return &out, nil
+}
+
+// Breakpoints returns every breakpoint (of one file when file is set).
+func (s *Session) Breakpoints(file string) ([]Breakpoint, []FunctionBreakpoint) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lines []Breakpoint
+	for _, bp := range s.bps.lines() {
+		if file == "" || bp.File == file {
+			lines = append(lines, *bp)
+		}
+	}
+	var funcs []FunctionBreakpoint
+	if file == "" {
+		for _, fb := range s.bps.functions {
+			funcs = append(funcs, *fb)
+		}
+	}
+	return lines, funcs
+}
+
+// RemoveMatch selects breakpoints to remove: by id, by function name, or by
+// file (and line).
+type RemoveMatch struct {
+	// All removes every breakpoint, line and function.
+	All      bool
+	ID       int
+	Function string
+	File     string
+	Line     int
+}
+
+// Removed lists what a removal took away.
+type Removed struct {
+	Lines     []Breakpoint
+	Functions []FunctionBreakpoint
+	Files     []string
+}
+
+// RemoveBreakpoints removes the matching breakpoints and tells the adapter.
+func (s *Session) RemoveBreakpoints(ctx context.Context, m RemoveMatch) (*Removed, error) {
+	s.bpMu.Lock()
+	defer s.bpMu.Unlock()
+	s.mu.Lock()
+	lines := s.bps.removeLines(func(bp *Breakpoint) bool {
+		switch {
+		case m.All:
+			return true
+		case m.ID != 0:
+			return bp.ID == m.ID
+		case m.File != "":
+			return bp.File == m.File && (m.Line == 0 || bp.Line == m.Line || bp.sendLine == m.Line)
+		}
+		return false
+	})
+	funcs := s.bps.removeFunctions(func(fb *FunctionBreakpoint) bool {
+		return m.All || (m.ID != 0 && fb.ID == m.ID) || (m.Function != "" && fb.FunctionName == m.Function)
+	})
+	r := s.liveRunLocked()
+	s.mu.Unlock()
+
+	out := &Removed{}
+	files := map[string]bool{}
+	for _, bp := range lines {
+		out.Lines = append(out.Lines, *bp)
+		if !files[bp.File] {
+			files[bp.File] = true
+			out.Files = append(out.Files, bp.File)
+		}
+	}
+	for _, fb := range funcs {
+		out.Functions = append(out.Functions, *fb)
+	}
+	if r == nil {
+		return out, nil
+	}
+	for _, f := range out.Files {
+		if err := s.sendFile(ctx, r, f); err != nil {
+			return out, err
+		}
+	}
+	if len(funcs) > 0 {
+		if err := s.sendFunctions(ctx, r); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

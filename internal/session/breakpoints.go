@@ -1,0 +1,202 @@
+package session
+
+import (
+	"sort"
+
+	"github.com/google/go-dap"
+)
+
+// Breakpoint is a line breakpoint as the session tracks it. IDs are the
+// session's own and stay stable across re-sends, restarts and adapters.
+type Breakpoint struct {
+	ID            int    `json:"id"`
+	File          string `json:"file"`
+	Line          int    `json:"line"`
+	RequestedLine int    `json:"requestedLine,omitempty"`
+	Verified      bool   `json:"verified"`
+	Condition     string `json:"condition,omitempty"`
+	HitCondition  string `json:"hitCondition,omitempty"`
+	LogMessage    string `json:"logMessage,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Anchor        string `json:"anchor,omitempty"`
+
+	// sendLine is the line asked for; Line is where the adapter put it.
+	sendLine  int
+	adapterID int
+}
+
+// FunctionBreakpoint is a breakpoint on a function name.
+type FunctionBreakpoint struct {
+	ID           int    `json:"id"`
+	FunctionName string `json:"functionName"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hitCondition,omitempty"`
+	Verified     bool   `json:"verified"`
+	Message      string `json:"message,omitempty"`
+
+	adapterID int
+}
+
+// breakpointRegistry keeps every breakpoint per file: DAP's setBreakpoints
+// replaces a file's whole set, so the set is always sent whole. It is
+// guarded by the session's mutex.
+type breakpointRegistry struct {
+	nextID    int
+	files     map[string][]*Breakpoint
+	functions []*FunctionBreakpoint
+}
+
+func newBreakpointRegistry() *breakpointRegistry {
+	return &breakpointRegistry{files: map[string][]*Breakpoint{}}
+}
+
+func (r *breakpointRegistry) newID() int {
+	r.nextID++
+	return r.nextID
+}
+
+func (r *breakpointRegistry) addLine(bp *Breakpoint) {
+	bp.ID = r.newID()
+	r.files[bp.File] = append(r.files[bp.File], bp)
+}
+
+func (r *breakpointRegistry) addFunction(fb *FunctionBreakpoint) {
+	fb.ID = r.newID()
+	r.functions = append(r.functions, fb)
+}
+
+// sortedFiles returns the files with breakpoints, in a stable order.
+func (r *breakpointRegistry) sortedFiles() []string {
+	files := make([]string, 0, len(r.files))
+	for f := range r.files {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func (r *breakpointRegistry) lines() []*Breakpoint {
+	var out []*Breakpoint
+	for _, f := range r.sortedFiles() {
+		out = append(out, r.files[f]...)
+	}
+	return out
+}
+
+// remove deletes the breakpoints matched by keep==false and returns them.
+func (r *breakpointRegistry) removeLines(match func(*Breakpoint) bool) []*Breakpoint {
+	var removed []*Breakpoint
+	for f, bps := range r.files {
+		kept := bps[:0:0]
+		for _, bp := range bps {
+			if match(bp) {
+				removed = append(removed, bp)
+			} else {
+				kept = append(kept, bp)
+			}
+		}
+		if len(kept) == 0 {
+			delete(r.files, f)
+		} else {
+			r.files[f] = kept
+		}
+	}
+	return removed
+}
+
+func (r *breakpointRegistry) removeFunctions(match func(*FunctionBreakpoint) bool) []*FunctionBreakpoint {
+	var removed []*FunctionBreakpoint
+	kept := r.functions[:0:0]
+	for _, fb := range r.functions {
+		if match(fb) {
+			removed = append(removed, fb)
+		} else {
+			kept = append(kept, fb)
+		}
+	}
+	r.functions = kept
+	return removed
+}
+
+func sourceBreakpoints(bps []*Breakpoint) []dap.SourceBreakpoint {
+	out := make([]dap.SourceBreakpoint, len(bps))
+	for i, bp := range bps {
+		out[i] = dap.SourceBreakpoint{Line: bp.sendLine, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage}
+	}
+	return out
+}
+
+func functionBreakpoints(fbs []*FunctionBreakpoint) []dap.FunctionBreakpoint {
+	out := make([]dap.FunctionBreakpoint, len(fbs))
+	for i, fb := range fbs {
+		out[i] = dap.FunctionBreakpoint{Name: fb.FunctionName, Condition: fb.Condition, HitCondition: fb.HitCondition}
+	}
+	return out
+}
+
+// applyLines records the adapter's answer for a file's set (same order as sent).
+func applyLines(bps []*Breakpoint, answer []dap.Breakpoint) {
+	for i, bp := range bps {
+		if i >= len(answer) {
+			bp.Verified, bp.Message = false, "the debug adapter did not answer for this breakpoint"
+			continue
+		}
+		applyLine(bp, answer[i])
+	}
+}
+
+func applyLine(bp *Breakpoint, a dap.Breakpoint) {
+	bp.adapterID = a.Id
+	bp.Verified = a.Verified
+	bp.Message = a.Message
+	bp.Line, bp.RequestedLine = bp.sendLine, 0
+	if a.Line > 0 && a.Line != bp.sendLine {
+		bp.Line, bp.RequestedLine = a.Line, bp.sendLine
+	}
+}
+
+func applyFunctions(fbs []*FunctionBreakpoint, answer []dap.Breakpoint) {
+	for i, fb := range fbs {
+		if i >= len(answer) {
+			fb.Verified, fb.Message = false, "the debug adapter did not answer for this breakpoint"
+			continue
+		}
+		fb.adapterID, fb.Verified, fb.Message = answer[i].Id, answer[i].Verified, answer[i].Message
+	}
+}
+
+// byAdapterID maps an adapter's breakpoint id to ours (0 when unknown).
+func (r *breakpointRegistry) byAdapterID(id int) int {
+	if id == 0 {
+		return 0
+	}
+	for _, bps := range r.files {
+		for _, bp := range bps {
+			if bp.adapterID == id {
+				return bp.ID
+			}
+		}
+	}
+	for _, fb := range r.functions {
+		if fb.adapterID == id {
+			return fb.ID
+		}
+	}
+	return 0
+}
+
+// updateFromEvent applies a "breakpoint changed" event to the breakpoint
+// with that adapter id, if any.
+func (r *breakpointRegistry) updateFromEvent(a dap.Breakpoint) {
+	if a.Id == 0 {
+		return
+	}
+	for _, bps := range r.files {
+		for _, bp := range bps {
+			if bp.adapterID == a.Id {
+				applyLine(bp, a)
+				return
+			}
+		}
+	}
+}

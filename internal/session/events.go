@@ -1,0 +1,165 @@
+package session
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/google/go-dap"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+)
+
+// eventLoop applies the adapter's events to the session. It runs on its own
+// goroutine, owned by the run, and ends when the connection does (the
+// client closes Events then). It may issue requests, since responses are
+// read by the client's reader goroutine, not here.
+func (s *Session) eventLoop(r *run) {
+	defer close(r.done)
+	for ev := range r.client.Events() {
+		s.handleEvent(r, ev)
+	}
+	s.connectionEnded(r)
+}
+
+func (s *Session) handleEvent(r *run, ev dapc.Event) {
+	switch ev.Name {
+	case "initialized":
+		r.initOnce.Do(func() { close(r.initialized) })
+	case "output":
+		var b dap.OutputEventBody
+		if json.Unmarshal(ev.Body, &b) != nil {
+			return
+		}
+		if b.Category == "telemetry" {
+			return
+		}
+		if b.Category == "" {
+			b.Category = "console"
+		}
+		s.out.Append(b.Category, b.Output)
+	case "stopped":
+		var b dap.StoppedEventBody
+		if err := json.Unmarshal(ev.Body, &b); err != nil {
+			s.log.Warn("undecodable stopped event", "err", err)
+			return
+		}
+		s.stopped(r, b, ev.Stamp)
+	case "continued":
+		var b dap.ContinuedEventBody
+		_ = json.Unmarshal(ev.Body, &b)
+		s.mu.Lock()
+		if s.r == r && s.state == StatePaused {
+			s.stop = nil
+			s.setStateLocked(StateRunning, "continued")
+		}
+		s.mu.Unlock()
+	case "exited":
+		var b dap.ExitedEventBody
+		if json.Unmarshal(ev.Body, &b) != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.r == r {
+			code := b.ExitCode
+			s.exitCode = &code
+			s.bumpLocked()
+		}
+		s.mu.Unlock()
+	case "terminated":
+		s.mu.Lock()
+		if s.r == r && s.state != StateStopped && s.state != StateError {
+			s.stop = nil
+			s.setStateLocked(StateStopped, s.endCauseLocked())
+		}
+		s.mu.Unlock()
+		// The adapter is done with this program: say goodbye so it exits,
+		// without holding up the events still queued behind this one.
+		go r.shutdown(false)
+	case "breakpoint":
+		var b dap.BreakpointEventBody
+		if json.Unmarshal(ev.Body, &b) != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.r == r {
+			s.bps.updateFromEvent(b.Breakpoint)
+		}
+		s.mu.Unlock()
+	default:
+		// process, module, loadedSource, thread, capabilities, and events
+		// we do not know (debugpy's debugpySockets): nothing to do.
+		s.log.Debug("event skipped", "event", ev.Name)
+	}
+}
+
+func (s *Session) endCauseLocked() string {
+	if s.exitCode != nil {
+		return fmt.Sprintf("program exited with code %d", *s.exitCode)
+	}
+	return "program terminated"
+}
+
+// stopped records a stop and starts fetching what its snapshot will show,
+// so that the agent's next call finds it ready.
+func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
+	st := &Stop{
+		Reason:            b.Reason,
+		Description:       b.Description,
+		Text:              b.Text,
+		ThreadID:          b.ThreadId,
+		AllThreadsStopped: b.AllThreadsStopped,
+		Time:              at,
+		ready:             make(chan struct{}),
+	}
+	s.mu.Lock()
+	if s.r != r {
+		s.mu.Unlock()
+		return
+	}
+	for _, id := range b.HitBreakpointIds {
+		if ours := s.bps.byAdapterID(id); ours != 0 {
+			st.HitBreakpointIDs = append(st.HitBreakpointIDs, ours)
+		}
+	}
+	if st.ThreadID == 0 && s.last != nil {
+		st.ThreadID = s.last.ThreadID
+	}
+	s.stop, s.last = st, st
+	s.setStateLocked(StatePaused, st.Reason)
+	s.mu.Unlock()
+	go s.prefetch(r, st)
+}
+
+// connectionEnded handles the end of the adapter connection: an orderly
+// end if the program had terminated (or the adapter ends that way), a
+// crash otherwise.
+func (s *Session) connectionEnded(r *run) {
+	s.mu.Lock()
+	if s.r == r && s.state != StateStopped && s.state != StateError {
+		s.stop = nil
+		if r.conn.Quirks.NoTerminatedEvent {
+			s.setStateLocked(StateStopped, s.endCauseLocked())
+		} else {
+			s.setStateLocked(StateError, fmt.Sprintf("the debug adapter ended unexpectedly (%v)", r.client.Err()))
+		}
+	}
+	s.mu.Unlock()
+	go r.cleanup()
+}
+
+// copyOutput records a stream of program output, line by line, until it ends.
+func copyOutput(rd io.Reader, out *OutputBuffer, category string) {
+	br := bufio.NewReader(rd)
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" {
+			out.Append(category, strings.ReplaceAll(line, "\r\n", "\n"))
+		}
+		if err != nil {
+			return
+		}
+	}
+}

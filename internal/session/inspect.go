@@ -1,0 +1,302 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/go-dap"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+)
+
+// Frame is one stack frame.
+type Frame struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line"`
+	Column int    `json:"column,omitempty"`
+}
+
+func frameFromDAP(f dap.StackFrame) Frame {
+	fr := Frame{ID: f.Id, Name: f.Name, Line: f.Line, Column: f.Column}
+	if f.Source != nil {
+		fr.File = f.Source.Path
+		if fr.File == "" {
+			fr.File = f.Source.Name
+		}
+	}
+	return fr
+}
+
+func (r *run) threads(ctx context.Context) ([]dap.Thread, error) {
+	var body dap.ThreadsResponseBody
+	if err := r.client.Call(ctx, "threads", nil, &body); err != nil {
+		return nil, err
+	}
+	return body.Threads, nil
+}
+
+// Threads lists the program's threads (goroutines for Go).
+func (s *Session) Threads(ctx context.Context) ([]dap.Thread, error) {
+	s.mu.Lock()
+	r, err := s.requireConnectedLocked("list threads")
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	threads, err := r.threads(ctx)
+	if err != nil {
+		return nil, adapterError("list threads", err, "")
+	}
+	return threads, nil
+}
+
+// adapterError turns an adapter's refusal into an error for the agent.
+func adapterError(action string, err error, hint string) error {
+	var re *dapc.ResponseError
+	if errors.As(err, &re) {
+		return &Error{Msg: fmt.Sprintf("cannot %s: %s", action, re.Text()), Hint: hint, Err: err}
+	}
+	return &Error{Msg: fmt.Sprintf("cannot %s: %v", action, err), Hint: hint, Err: err}
+}
+
+// pausedStop returns the run and the current stop, waiting for its
+// prefetch to finish.
+func (s *Session) pausedStop(ctx context.Context, action string) (*run, *Stop, error) {
+	s.mu.Lock()
+	r, st, err := s.requirePausedLocked(action)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	select {
+	case <-st.ready:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	return r, st, nil
+}
+
+// StackTrace returns up to levels frames (0: all) of threadID (0: the
+// stopped thread). Frames without source are left out unless
+// includeInternals.
+func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeInternals bool) ([]Frame, error) {
+	r, st, err := s.pausedStop(ctx, "get the stack trace")
+	if err != nil {
+		return nil, err
+	}
+	var frames []dap.StackFrame
+	useCached := (threadID == 0 || threadID == st.ThreadID) && st.framesErr == nil &&
+		(len(st.frames) < prefetchFrames || (levels > 0 && levels <= len(st.frames)))
+	if useCached {
+		frames = st.frames
+	} else {
+		if threadID == 0 {
+			threadID = st.ThreadID
+		}
+		args := map[string]any{"threadId": threadID, "startFrame": 0}
+		if levels > 0 {
+			args["levels"] = levels
+		}
+		var body dap.StackTraceResponseBody
+		if err := r.client.Call(ctx, "stackTrace", args, &body); err != nil {
+			return nil, adapterError("get the stack trace", err, "list_threads shows the valid thread ids")
+		}
+		frames = body.StackFrames
+	}
+	var out []Frame
+	for _, f := range frames {
+		if !includeInternals && isInternalFrame(f) {
+			continue
+		}
+		out = append(out, frameFromDAP(f))
+		if levels > 0 && len(out) == levels {
+			break
+		}
+	}
+	return out, nil
+}
+
+func isInternalFrame(f dap.StackFrame) bool {
+	if f.PresentationHint == "label" || f.PresentationHint == "subtle" {
+		return true
+	}
+	return f.Source == nil || (f.Source.Path == "" && f.Source.SourceReference == 0)
+}
+
+// Scopes returns the scopes of a frame.
+func (s *Session) Scopes(ctx context.Context, frameID int) ([]dap.Scope, error) {
+	r, st, err := s.pausedStop(ctx, "get scopes")
+	if err != nil {
+		return nil, err
+	}
+	if len(st.frames) > 0 && st.frames[0].Id == frameID && st.scopes != nil {
+		return st.scopes, nil
+	}
+	scopes, err := fetchScopes(ctx, r, frameID)
+	if err != nil {
+		return nil, adapterError("get scopes", err, "get_stack_trace lists the valid frame ids for the current stop")
+	}
+	return scopes, nil
+}
+
+// maxExpandedVariables bounds a depth expansion.
+const maxExpandedVariables = 500
+
+// VariablesRequest asks for the children of a variables reference.
+type VariablesRequest struct {
+	Reference int
+	Names     []string
+	// Depth expands nested values that many levels (0: none).
+	Depth        int
+	Start, Count int
+}
+
+// Variables returns the children of a variables reference (a scope's or a
+// value's), optionally expanded to Depth.
+func (s *Session) Variables(ctx context.Context, req VariablesRequest) ([]Variable, error) {
+	r, st, err := s.pausedStop(ctx, "get variables")
+	if err != nil {
+		return nil, err
+	}
+	var raw []dap.Variable
+	if req.Reference == st.localsRef && st.localsErr == nil && req.Start == 0 && req.Count == 0 && st.locals != nil {
+		raw = st.locals
+	} else if raw, err = fetchVariables(ctx, r, req.Reference, req.Start, req.Count); err != nil {
+		return nil, adapterError("get variables", err, "variablesReference values are valid only until the program resumes; get_scopes or get_local_variables gives fresh ones")
+	}
+	budget := maxExpandedVariables
+	return expand(ctx, r, selectNames(raw, req.Names), min(req.Depth, 5), &budget), nil
+}
+
+func selectNames(vars []dap.Variable, names []string) []dap.Variable {
+	if len(names) == 0 {
+		return vars
+	}
+	var out []dap.Variable
+	for _, v := range vars {
+		if slices.Contains(names, v.Name) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func expand(ctx context.Context, r *run, vars []dap.Variable, depth int, budget *int) []Variable {
+	out := make([]Variable, 0, len(vars))
+	for _, v := range vars {
+		sv := fromDAP(v, MaxValueLen)
+		*budget--
+		if depth > 0 && v.VariablesReference > 0 && *budget > 0 && !sv.Masked {
+			if kids, err := fetchVariables(ctx, r, v.VariablesReference, 0, 0); err == nil {
+				sv.Children = expand(ctx, r, filterSpecial(kids, false), depth-1, budget)
+			}
+		}
+		out = append(out, sv)
+	}
+	return out
+}
+
+// LocalsResult is the answer to Locals.
+type LocalsResult struct {
+	Variables []Variable
+	Frame     Frame
+	ScopeName string
+}
+
+// Locals returns a frame's local variables (frameID nil: the top frame).
+func (s *Session) Locals(ctx context.Context, frameID *int, includeSpecial bool, names []string) (*LocalsResult, error) {
+	r, st, err := s.pausedStop(ctx, "get local variables")
+	if err != nil {
+		return nil, err
+	}
+	if len(st.frames) == 0 {
+		if st.framesErr != nil {
+			return nil, adapterError("get local variables", st.framesErr, "")
+		}
+		return nil, errorf("", "cannot get local variables: the stopped thread has no stack frames")
+	}
+	frame := st.frames[0]
+	if frameID != nil && *frameID != frame.Id {
+		found := false
+		for _, f := range st.frames {
+			if f.Id == *frameID {
+				frame, found = f, true
+				break
+			}
+		}
+		if !found {
+			frame = dap.StackFrame{Id: *frameID}
+		}
+	}
+	var raw []dap.Variable
+	scopeName := st.localsName
+	if frame.Id == st.frames[0].Id && (st.locals != nil || st.localsErr != nil) {
+		if st.localsErr != nil {
+			return nil, adapterError("get local variables", st.localsErr, "")
+		}
+		raw = st.locals
+	} else {
+		scopes, err := fetchScopes(ctx, r, frame.Id)
+		if err != nil {
+			return nil, adapterError("get local variables", err, "get_stack_trace lists the valid frame ids for the current stop")
+		}
+		sc := localsScope(scopes)
+		if sc == nil {
+			return &LocalsResult{Frame: frameFromDAP(frame)}, nil
+		}
+		scopeName = sc.Name
+		if raw, err = fetchVariables(ctx, r, sc.VariablesReference, 0, 0); err != nil {
+			return nil, adapterError("get local variables", err, "")
+		}
+	}
+	raw = selectNames(filterSpecial(raw, includeSpecial), names)
+	vars := make([]Variable, len(raw))
+	for i, v := range raw {
+		vars[i] = fromDAP(v, MaxValueLen)
+	}
+	return &LocalsResult{Variables: vars, Frame: frameFromDAP(frame), ScopeName: scopeName}, nil
+}
+
+// EvalResult is the value of an evaluated expression.
+type EvalResult struct {
+	Result             string `json:"result"`
+	Type               string `json:"type,omitempty"`
+	VariablesReference int    `json:"variablesReference"`
+	Truncated          bool   `json:"truncated,omitempty"`
+	Masked             bool   `json:"masked,omitempty"`
+}
+
+// Evaluate evaluates an expression in a frame (nil: the top frame of the
+// current stop). exprContext defaults to the adapter's plain-value context.
+func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int, exprContext string) (*EvalResult, error) {
+	if strings.TrimSpace(expression) == "" {
+		return nil, errorf("pass the expression to evaluate, e.g. \"len(items)\"", "expression is empty")
+	}
+	r, st, err := s.pausedStop(ctx, "evaluate an expression")
+	if err != nil {
+		return nil, err
+	}
+	if exprContext == "" {
+		exprContext = r.conn.Quirks.EvaluateContext
+	}
+	if exprContext == "" {
+		exprContext = "repl"
+	}
+	args := map[string]any{"expression": expression, "context": exprContext}
+	switch {
+	case frameID != nil:
+		args["frameId"] = *frameID
+	case len(st.frames) > 0:
+		args["frameId"] = st.frames[0].Id
+	}
+	var body dap.EvaluateResponseBody
+	if err := r.client.Call(ctx, "evaluate", args, &body); err != nil {
+		return nil, adapterError(fmt.Sprintf("evaluate %q", expression), err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the session is unchanged")
+	}
+	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)
+	return &EvalResult{Result: value, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: truncated, Masked: masked}, nil
+}

@@ -1,0 +1,104 @@
+package session
+
+import (
+	"context"
+	"fmt"
+)
+
+// Step kinds, named by their DAP requests.
+const (
+	Continue = "continue"
+	StepOver = "next"
+	StepInto = "stepIn"
+	StepOut  = "stepOut"
+)
+
+var actionNames = map[string]string{
+	Continue: "continue", StepOver: "step over", StepInto: "step into", StepOut: "step out",
+}
+
+// Resume continues or steps the program (kind is Continue, StepOver,
+// StepInto or StepOut) on threadID (0: the thread that stopped), and with
+// wait.Wait returns the snapshot of the next stop or of the end.
+func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait WaitOptions) (*Snapshot, error) {
+	name, ok := actionNames[kind]
+	if !ok {
+		return nil, fmt.Errorf("unknown run-control request %q", kind)
+	}
+	s.mu.Lock()
+	r, st, err := s.requirePausedLocked(name)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	if threadID == 0 {
+		threadID = st.ThreadID
+	}
+	s.stop = nil
+	s.setStateLocked(StateRunning, name)
+	gen := s.gen
+	s.mu.Unlock()
+
+	args := map[string]any{"threadId": threadID}
+	if kind != Continue {
+		args["granularity"] = "line"
+	}
+	if err := r.client.Call(ctx, kind, args, nil); err != nil {
+		s.mu.Lock()
+		// Put the stop back unless the program moved on meanwhile.
+		if s.gen == gen && s.r == r {
+			s.stop = st
+			s.setStateLocked(StatePaused, st.Reason)
+		}
+		s.mu.Unlock()
+		return nil, &Error{Msg: fmt.Sprintf("%s failed: %v", name, err), Hint: "the program is still paused where it was; check threadId with list_threads", Err: err}
+	}
+	if !wait.Wait {
+		return s.snapshotNow(ctx), nil
+	}
+	return s.waitSnapshot(ctx, gen, wait.timeout())
+}
+
+// Pause interrupts a running program; with wait.Wait it returns the
+// snapshot of the resulting stop. It never waits on the session lock held
+// by another call, so it works while a continue is waiting.
+func (s *Session) Pause(ctx context.Context, threadID int, wait WaitOptions) (*Snapshot, error) {
+	s.mu.Lock()
+	state, r, gen := s.state, s.r, s.gen
+	s.mu.Unlock()
+	switch state {
+	case StatePaused:
+		return s.snapshotNow(ctx), nil
+	case StateRunning:
+	default:
+		s.mu.Lock()
+		_, _, err := s.requirePausedLocked("pause")
+		s.mu.Unlock()
+		return nil, err
+	}
+	if threadID == 0 {
+		threadID = s.anyThread(ctx, r)
+	}
+	if err := r.client.Call(ctx, "pause", map[string]any{"threadId": threadID}, nil); err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("pause failed: %v", err), Hint: "check threadId with list_threads", Err: err}
+	}
+	if !wait.Wait {
+		return s.snapshotNow(ctx), nil
+	}
+	return s.waitSnapshot(ctx, gen, wait.timeout())
+}
+
+// anyThread picks a thread to pause: the last one that stopped, else the
+// first the adapter lists, else 1.
+func (s *Session) anyThread(ctx context.Context, r *run) int {
+	s.mu.Lock()
+	last := s.last
+	s.mu.Unlock()
+	if last != nil && last.ThreadID != 0 {
+		return last.ThreadID
+	}
+	if threads, err := r.threads(ctx); err == nil && len(threads) > 0 {
+		return threads[0].Id
+	}
+	return 1
+}

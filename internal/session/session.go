@@ -1,0 +1,324 @@
+// Package session runs one debug session: the state machine, the DAP
+// handshake, the breakpoint registry, the output buffer, stop snapshots and
+// waiting for stops. It knows DAP and the adapter boundary, never MCP.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// State is where a session is in its life.
+type State string
+
+// Session states. A session goes created → initializing → running ⇄ paused
+// → stopped; error records a failure (an adapter crash, say) and, like
+// stopped, allows a new start.
+const (
+	StateCreated      State = "created"
+	StateInitializing State = "initializing"
+	StateRunning      State = "running"
+	StatePaused       State = "paused"
+	StateStopped      State = "stopped"
+	StateError        State = "error"
+)
+
+// DefaultHandshakeTimeout bounds start and attach when the adapter does not
+// ask for more (adapters that build the program do).
+const DefaultHandshakeTimeout = 30 * time.Second
+
+// disconnectTimeout bounds the polite goodbye before processes are killed.
+const disconnectTimeout = 3 * time.Second
+
+// Options configure a new session.
+type Options struct {
+	Name           string
+	ExecutablePath string
+	Host           string
+	Port           int
+	// AdapterConfig is merged into every launch and attach request.
+	AdapterConfig map[string]any
+	Logger        *slog.Logger
+}
+
+// Error is a failure a tool reports to the agent: what went wrong and what
+// to do next.
+type Error struct {
+	Msg  string
+	Hint string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil && e.Msg == "" {
+		return e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func errorf(hint, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	return &Error{Msg: err.Error(), Hint: hint, Err: errors.Unwrap(err)}
+}
+
+// StateChange is one entry of the session's history.
+type StateChange struct {
+	State State     `json:"state"`
+	Cause string    `json:"cause,omitempty"`
+	Time  time.Time `json:"time"`
+}
+
+// Session is one debug session.
+type Session struct {
+	ID       string
+	Language adapter.Language
+	Created  time.Time
+
+	adapter adapter.Adapter
+	opts    Options
+	log     *slog.Logger
+	out     *OutputBuffer
+
+	// bpMu serialises breakpoint changes so that each file's set reaches
+	// the adapter in order; it is never taken while s.mu is held.
+	bpMu sync.Mutex
+
+	mu         sync.Mutex
+	state      State
+	history    []StateChange
+	updated    time.Time
+	gen        uint64        // bumped on every change a waiter may care about
+	changed    chan struct{} // closed and replaced when gen is bumped
+	bps        *breakpointRegistry
+	r          *run  // the current adapter connection; nil before the first start
+	stop       *Stop // the current stop, nil unless paused
+	last       *Stop // the most recent stop, kept after resuming
+	exitCode   *int
+	spec       *startSpec // how the session was started, for restart
+	snapCursor uint64     // output already shown in snapshots
+}
+
+func newSession(id string, a adapter.Adapter, opts Options) *Session {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := time.Now()
+	s := &Session{
+		ID:       id,
+		Language: a.Language(),
+		Created:  now,
+		adapter:  a,
+		opts:     opts,
+		log:      log.With("session", id),
+		out:      NewOutputBuffer(),
+		state:    StateCreated,
+		updated:  now,
+		changed:  make(chan struct{}),
+		bps:      newBreakpointRegistry(),
+	}
+	s.history = []StateChange{{State: StateCreated, Time: now}}
+	return s
+}
+
+// Name is the session's human name.
+func (s *Session) Name() string { return s.opts.Name }
+
+// Output is the session's debuggee output.
+func (s *Session) Output() *OutputBuffer { return s.out }
+
+// Info is a summary of a session for listings.
+type Info struct {
+	ID       string
+	Name     string
+	Language string
+	State    State
+	Cause    string
+	Created  time.Time
+	Updated  time.Time
+	LastStop *Stop
+	ExitCode *int
+	History  []StateChange
+}
+
+// Info returns the session's summary.
+func (s *Session) Info() Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Info{
+		ID:       s.ID,
+		Name:     s.opts.Name,
+		Language: s.Language.ID,
+		State:    s.state,
+		Cause:    s.history[len(s.history)-1].Cause,
+		Created:  s.Created,
+		Updated:  s.updated,
+		LastStop: s.last,
+		ExitCode: s.exitCode,
+		History:  append([]StateChange(nil), s.history...),
+	}
+}
+
+// State returns the current state.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// setStateLocked records a state change and wakes waiters. s.mu is held.
+func (s *Session) setStateLocked(st State, cause string) {
+	now := time.Now()
+	if st != s.state || cause != "" {
+		s.history = append(s.history, StateChange{State: st, Cause: cause, Time: now})
+		if len(s.history) > 64 {
+			s.history = append(s.history[:1], s.history[len(s.history)-63:]...)
+		}
+	}
+	s.state = st
+	s.updated = now
+	s.bumpLocked()
+}
+
+// bumpLocked wakes everyone waiting for a change. s.mu is held.
+func (s *Session) bumpLocked() {
+	s.gen++
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// requirePausedLocked returns the current run and stop, or an error that
+// tells the agent what to do instead. s.mu is held.
+func (s *Session) requirePausedLocked(action string) (*run, *Stop, error) {
+	switch s.state {
+	case StatePaused:
+		return s.r, s.stop, nil
+	case StateRunning:
+		return nil, nil, errorf("call pause_execution to stop it now, or wait_for_stop to wait for the next breakpoint", "cannot %s: the program is running", action)
+	case StateCreated:
+		return nil, nil, errorf("call start_debugging (or attach_to_process) first", "cannot %s: the session has not started a program yet", action)
+	case StateInitializing:
+		return nil, nil, errorf("wait_for_stop waits until it is ready", "cannot %s: the program is still starting", action)
+	case StateError:
+		return nil, nil, errorf("call restart_debugging, or close_debug_session and create a new one", "cannot %s: the session failed (%s)", action, s.history[len(s.history)-1].Cause)
+	}
+	return nil, nil, errorf("call restart_debugging to run it again, or get_output to read what it printed", "cannot %s: the program has ended", action)
+}
+
+// requireConnectedLocked returns the current run if the adapter is connected.
+func (s *Session) requireConnectedLocked(action string) (*run, error) {
+	if s.r == nil || s.r.ended() || s.state == StateStopped || s.state == StateError || s.state == StateCreated {
+		_, _, err := s.requirePausedLocked(action)
+		return nil, err
+	}
+	return s.r, nil
+}
+
+// run is one connection to a debug adapter, from start to end.
+type run struct {
+	s           *Session
+	client      *dapc.Client
+	conn        *adapter.Connection
+	caps        dap.Capabilities
+	initialized chan struct{}
+	done        chan struct{} // closed when the event loop has ended
+	initOnce    sync.Once
+
+	mu          sync.Mutex
+	terminals   []*proc.Process // programs started through runInTerminal
+	cleanupOnce sync.Once
+}
+
+func (r *run) ended() bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// cleanup kills what the adapter started; safe to call more than once.
+func (r *run) cleanup() {
+	r.cleanupOnce.Do(func() {
+		r.client.Close()
+		r.mu.Lock()
+		terms := r.terminals
+		r.mu.Unlock()
+		for _, p := range terms {
+			p.Kill()
+		}
+		if r.conn.Cleanup != nil {
+			r.conn.Cleanup()
+		}
+	})
+}
+
+// shutdown says goodbye to the adapter (bounded), then cleans up.
+func (r *run) shutdown(terminate bool) {
+	if !r.ended() && r.s.quirks().Supports("disconnect") {
+		ctx, cancel := context.WithTimeout(context.Background(), disconnectTimeout)
+		args := map[string]any{"terminateDebuggee": terminate, "restart": false}
+		if err := r.client.Call(ctx, "disconnect", args, nil); err != nil {
+			r.s.log.Debug("disconnect", "err", err)
+		}
+		cancel()
+	}
+	r.cleanup()
+	<-r.done
+}
+
+func (s *Session) quirks() adapter.Quirks {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.r == nil {
+		return adapter.Quirks{}
+	}
+	return s.r.conn.Quirks
+}
+
+// Close ends the session: the debuggee is terminated and every process the
+// session started is killed. Closing twice is harmless.
+func (s *Session) Close() {
+	s.mu.Lock()
+	r := s.r
+	s.mu.Unlock()
+	if r != nil {
+		r.shutdown(true)
+	}
+	s.mu.Lock()
+	if s.state != StateStopped {
+		s.setStateLocked(StateStopped, "session closed")
+	}
+	s.mu.Unlock()
+}
+
+// Detach disconnects from the program, leaving it running unless terminate.
+func (s *Session) Detach(terminate bool) error {
+	s.mu.Lock()
+	r, err := s.requireConnectedLocked("detach")
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	r.shutdown(terminate)
+	s.mu.Lock()
+	cause := "detached; the program keeps running"
+	if terminate {
+		cause = "detached and terminated the program"
+	}
+	s.setStateLocked(StateStopped, cause)
+	s.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,354 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-dap"
+)
+
+// Stop is one stop of the program and what was fetched for it.
+type Stop struct {
+	Reason            string
+	Description       string
+	Text              string
+	ThreadID          int
+	AllThreadsStopped bool
+	HitBreakpointIDs  []int
+	Time              time.Time
+
+	ready chan struct{} // closed when the prefetch is done
+
+	frames     []dap.StackFrame
+	framesErr  error
+	scopes     []dap.Scope
+	localsRef  int
+	localsName string
+	locals     []dap.Variable
+	localsErr  error
+	exception  *ExceptionInfo
+}
+
+// prefetchFrames is how many frames are fetched at stop time: enough for a
+// snapshot and most get_stack_trace calls, cheap for every adapter.
+const prefetchFrames = 20
+
+// prefetchTimeout bounds the work done for one stop.
+const prefetchTimeout = 10 * time.Second
+
+// prefetch fetches the stack, the top frame's locals and the exception of a
+// stop while the agent has not yet asked for them. Owned by the stop; it
+// ends within prefetchTimeout.
+func (s *Session) prefetch(r *run, st *Stop) {
+	defer close(st.ready)
+	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	if st.Reason == "exception" && r.caps.SupportsExceptionInfoRequest && r.conn.Quirks.Supports("exceptionInfo") {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var body dap.ExceptionInfoResponseBody
+			if err := r.client.Call(ctx, "exceptionInfo", map[string]any{"threadId": st.ThreadID}, &body); err == nil {
+				st.exception = exceptionFromDAP(body)
+			}
+		}()
+	}
+	defer wg.Wait()
+
+	var stack dap.StackTraceResponseBody
+	st.framesErr = r.client.Call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": prefetchFrames}, &stack)
+	if st.framesErr != nil || len(stack.StackFrames) == 0 {
+		return
+	}
+	st.frames = stack.StackFrames
+	scopes, err := fetchScopes(ctx, r, st.frames[0].Id)
+	if err != nil {
+		st.localsErr = err
+		return
+	}
+	st.scopes = scopes
+	sc := localsScope(scopes)
+	if sc == nil {
+		return
+	}
+	st.localsRef, st.localsName = sc.VariablesReference, sc.Name
+	st.locals, st.localsErr = fetchVariables(ctx, r, sc.VariablesReference, 0, 0)
+}
+
+func fetchScopes(ctx context.Context, r *run, frameID int) ([]dap.Scope, error) {
+	var body dap.ScopesResponseBody
+	if err := r.client.Call(ctx, "scopes", map[string]any{"frameId": frameID}, &body); err != nil {
+		return nil, err
+	}
+	return body.Scopes, nil
+}
+
+func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.Variable, error) {
+	args := map[string]any{"variablesReference": ref}
+	if start > 0 {
+		args["start"] = start
+	}
+	if count > 0 {
+		args["count"] = count
+	}
+	var body dap.VariablesResponseBody
+	if err := r.client.Call(ctx, "variables", args, &body); err != nil {
+		return nil, err
+	}
+	return body.Variables, nil
+}
+
+// localsScope picks the scope that holds the frame's locals: the one the
+// adapter marks as locals, else one named like it, else the first cheap one.
+// Registers and other expensive scopes are never picked.
+func localsScope(scopes []dap.Scope) *dap.Scope {
+	for i := range scopes {
+		if scopes[i].PresentationHint == "locals" {
+			return &scopes[i]
+		}
+	}
+	for i := range scopes {
+		if strings.HasPrefix(strings.ToLower(scopes[i].Name), "local") {
+			return &scopes[i]
+		}
+	}
+	for i := range scopes {
+		if !scopes[i].Expensive && !strings.EqualFold(scopes[i].Name, "registers") {
+			return &scopes[i]
+		}
+	}
+	return nil
+}
+
+// ExceptionInfo describes the exception a program stopped on.
+type ExceptionInfo struct {
+	ExceptionID string `json:"exceptionId,omitempty"`
+	Description string `json:"description,omitempty"`
+	BreakMode   string `json:"breakMode,omitempty"`
+	TypeName    string `json:"typeName,omitempty"`
+	Message     string `json:"message,omitempty"`
+	StackTrace  string `json:"stackTrace,omitempty"`
+}
+
+func exceptionFromDAP(b dap.ExceptionInfoResponseBody) *ExceptionInfo {
+	info := &ExceptionInfo{ExceptionID: b.ExceptionId, Description: b.Description, BreakMode: string(b.BreakMode)}
+	if b.Details != nil {
+		info.TypeName = b.Details.TypeName
+		info.Message = b.Details.Message
+		info.StackTrace, _ = cut(b.Details.StackTrace, 4*MaxValueLen)
+	}
+	return info
+}
+
+// Location is where the program stopped.
+type Location struct {
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column,omitempty"`
+	Function string `json:"function,omitempty"`
+}
+
+// Snapshot is everything an agent wants to know after a run-control call,
+// in one answer.
+type Snapshot struct {
+	State            State          `json:"state"`
+	StateReason      string         `json:"stateReason,omitempty"`
+	StopReason       string         `json:"stopReason,omitempty"`
+	Description      string         `json:"description,omitempty"`
+	ThreadID         int            `json:"threadId,omitempty"`
+	HitBreakpointIDs []int          `json:"hitBreakpointIds,omitempty"`
+	Location         *Location      `json:"location,omitempty"`
+	Context          *SourceContext `json:"context,omitempty"`
+	Locals           []Variable     `json:"locals,omitempty"`
+	LocalsNote       string         `json:"localsNote,omitempty"`
+	Exception        *ExceptionInfo `json:"exception,omitempty"`
+	Output           []OutputEntry  `json:"output,omitempty"`
+	OutputNote       string         `json:"outputNote,omitempty"`
+	ExitCode         *int           `json:"exitCode,omitempty"`
+	TimedOut         bool           `json:"timedOut,omitempty"`
+}
+
+// Snapshot limits: a snapshot is read by a model, so it stays small; the
+// inspection tools give everything.
+const (
+	snapshotLocals      = 25
+	snapshotValueLen    = 256
+	snapshotOutput      = 40
+	snapshotContextSide = 3
+)
+
+// waitSnapshot waits until the session has changed since gen and is no
+// longer running or starting, or until timeout; then builds the snapshot.
+// It never holds the session lock while waiting.
+func (s *Session) waitSnapshot(ctx context.Context, since uint64, timeout time.Duration) (*Snapshot, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		settled := s.gen > since && s.state != StateRunning && s.state != StateInitializing
+		ch := s.changed
+		s.mu.Unlock()
+		if settled {
+			return s.snapshotNow(ctx), nil
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			snap := s.snapshotNow(ctx)
+			snap.TimedOut = true
+			return snap, nil
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the program to stop: %w", ctx.Err())
+		}
+	}
+}
+
+// WaitForStop returns the current stop at once if paused, the end if the
+// program ended, or waits up to timeout for the next stop.
+func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Snapshot, error) {
+	s.mu.Lock()
+	state, gen := s.state, s.gen
+	s.mu.Unlock()
+	switch state {
+	case StateCreated:
+		return nil, errorf("call start_debugging first", "nothing to wait for: the session has not started a program")
+	case StateRunning, StateInitializing:
+		if timeout <= 0 {
+			timeout = DefaultWaitTimeout
+		}
+		return s.waitSnapshot(ctx, gen, timeout)
+	}
+	return s.snapshotNow(ctx), nil
+}
+
+// endGrace is how long a snapshot of an ended program waits for the exit
+// code, which some adapters send just after terminated.
+const endGrace = 250 * time.Millisecond
+
+// snapshotNow builds the snapshot of the current state.
+func (s *Session) snapshotNow(ctx context.Context) *Snapshot {
+	s.mu.Lock()
+	st, state := s.stop, s.state
+	if state == StateStopped && s.exitCode == nil && s.r != nil && !s.r.ended() {
+		r := s.r
+		s.mu.Unlock()
+		select {
+		case <-r.done:
+		case <-time.After(endGrace):
+		case <-ctx.Done():
+		}
+		s.mu.Lock()
+	}
+	snap := &Snapshot{State: s.state, ExitCode: s.exitCode}
+	if s.state == StateError || s.state == StateStopped {
+		snap.StateReason = s.history[len(s.history)-1].Cause
+	}
+	s.mu.Unlock()
+
+	if state == StatePaused && st != nil {
+		s.fillStop(ctx, snap, st)
+	}
+	s.fillOutput(snap)
+	return snap
+}
+
+func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
+	select {
+	case <-st.ready:
+	case <-ctx.Done():
+		return
+	}
+	snap.StopReason = st.Reason
+	snap.Description = st.Description
+	if snap.Description == "" {
+		snap.Description = st.Text
+	}
+	snap.ThreadID = st.ThreadID
+	snap.HitBreakpointIDs = st.HitBreakpointIDs
+	snap.Exception = st.exception
+	if snap.Exception == nil && st.Reason == "exception" && (st.Text != "" || st.Description != "") {
+		snap.Exception = &ExceptionInfo{Description: st.Description, Message: st.Text}
+	}
+	if len(st.frames) > 0 {
+		f := st.frames[0]
+		snap.Location = &Location{Line: f.Line, Column: f.Column, Function: f.Name}
+		if f.Source != nil {
+			snap.Location.File = f.Source.Path
+			if c, err := ReadContext(f.Source.Path, f.Line, snapshotContextSide); err == nil {
+				snap.Context = &c
+			}
+		}
+	} else if st.framesErr != nil {
+		snap.LocalsNote = "stack unavailable: " + st.framesErr.Error()
+	}
+	switch {
+	case st.localsErr != nil:
+		snap.LocalsNote = "locals unavailable: " + st.localsErr.Error()
+	case len(st.locals) > 0:
+		vars := filterSpecial(st.locals, false)
+		for i, v := range vars {
+			if i == snapshotLocals {
+				snap.LocalsNote = fmt.Sprintf("showing %d of %d locals; get_local_variables lists all", snapshotLocals, len(vars))
+				break
+			}
+			snap.Locals = append(snap.Locals, fromDAP(v, snapshotValueLen))
+		}
+	}
+}
+
+// fillOutput adds the output produced since the previous snapshot.
+func (s *Session) fillOutput(snap *Snapshot) {
+	s.mu.Lock()
+	since := s.snapCursor
+	s.mu.Unlock()
+	page := s.out.Since(since, 0)
+	entries := page.Entries
+	if len(entries) > snapshotOutput {
+		snap.OutputNote = fmt.Sprintf("%d earlier output entries not shown; get_output with since=%d reads them", len(entries)-snapshotOutput, since)
+		entries = entries[len(entries)-snapshotOutput:]
+	}
+	if page.Dropped > 0 {
+		snap.OutputNote = strings.TrimSpace(snap.OutputNote + fmt.Sprintf(" %d output entries were dropped from the buffer.", page.Dropped))
+	}
+	for i := range entries {
+		entries[i].Output, _ = cut(entries[i].Output, MaxValueLen)
+	}
+	snap.Output = entries
+	s.mu.Lock()
+	if page.NextSince > s.snapCursor {
+		s.snapCursor = page.NextSince
+	}
+	s.mu.Unlock()
+}
+
+// filterSpecial hides interpreter internals (Python's dunders and debugpy's
+// "special variables" groups) unless asked for.
+func filterSpecial(vars []dap.Variable, include bool) []dap.Variable {
+	if include {
+		return vars
+	}
+	out := make([]dap.Variable, 0, len(vars))
+	for _, v := range vars {
+		if isSpecial(v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func isSpecial(v dap.Variable) bool {
+	n := v.Name
+	if strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__") {
+		return true
+	}
+	switch n {
+	case "special variables", "function variables", "class variables", "protected variables":
+		return true
+	}
+	return v.PresentationHint != nil && v.PresentationHint.Kind == "virtual" && strings.HasSuffix(n, "variables")
+}

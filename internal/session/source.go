@@ -1,0 +1,145 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SourceLine is one numbered line of a source file.
+type SourceLine struct {
+	Line    int    `json:"line"`
+	Content string `json:"content"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// SourceContext is a window of lines around one line.
+type SourceContext struct {
+	LineContent string       `json:"lineContent"`
+	Surrounding []SourceLine `json:"surrounding"`
+}
+
+type cachedSource struct {
+	mtime time.Time
+	size  int64
+	lines []string
+}
+
+// sourceCache keeps file contents keyed by path and invalidated by mtime and
+// size, so stops in the same file do not re-read it each time.
+var sourceCache = struct {
+	sync.Mutex
+	files map[string]cachedSource
+}{files: map[string]cachedSource{}}
+
+// readLines returns the lines of a file (without line breaks).
+func readLines(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a source file", path)
+	}
+	sourceCache.Lock()
+	c, ok := sourceCache.files[path]
+	sourceCache.Unlock()
+	if ok && c.mtime.Equal(st.ModTime()) && c.size == st.Size() {
+		return c.lines, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.ReplaceAll(string(b), "\r\n", "\n")
+	lines := strings.Split(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	sourceCache.Lock()
+	if len(sourceCache.files) > 256 {
+		clear(sourceCache.files)
+	}
+	sourceCache.files[path] = cachedSource{mtime: st.ModTime(), size: st.Size(), lines: lines}
+	sourceCache.Unlock()
+	return lines, nil
+}
+
+// ReadContext returns the line and radius lines either side of it, the line
+// itself marked current.
+func ReadContext(path string, line, radius int) (SourceContext, error) {
+	lines, err := readLines(path)
+	if err != nil {
+		return SourceContext{}, err
+	}
+	if line < 1 || line > len(lines) {
+		return SourceContext{}, fmt.Errorf("line %d is outside %s (%d lines)", line, path, len(lines))
+	}
+	return contextOf(lines, line, radius), nil
+}
+
+func contextOf(lines []string, line, radius int) SourceContext {
+	ctx := SourceContext{LineContent: lines[line-1]}
+	for n := max(1, line-radius); n <= min(len(lines), line+radius); n++ {
+		ctx.Surrounding = append(ctx.Surrounding, SourceLine{Line: n, Content: lines[n-1], Current: n == line})
+	}
+	return ctx
+}
+
+// AnchorError says that a content anchor did not match; it carries the
+// lines the agent should look at.
+type AnchorError struct {
+	Msg     string
+	Context *SourceContext
+}
+
+func (e *AnchorError) Error() string { return e.Msg }
+
+// resolveLine turns a breakpoint request into a line: by statement text
+// (nearest to nearLine), or by line number checked against expectedContent
+// and the file's length.
+func resolveLine(path string, line int, statement string, nearLine int, expected string) (int, error) {
+	lines, err := readLines(path)
+	if err != nil {
+		return 0, err
+	}
+	if statement != "" {
+		best := 0
+		for i, l := range lines {
+			if !strings.Contains(l, statement) {
+				continue
+			}
+			n := i + 1
+			if best == 0 || (nearLine > 0 && abs(n-nearLine) < abs(best-nearLine)) {
+				best = n
+			}
+		}
+		if best == 0 {
+			return 0, &AnchorError{Msg: fmt.Sprintf("no line of %s contains %q", path, statement)}
+		}
+		line = best
+	}
+	if line < 1 {
+		return 0, fmt.Errorf("line must be 1 or more (got %d)", line)
+	}
+	if line > len(lines) {
+		return 0, fmt.Errorf("line %d is past the end of %s, which has %d lines", line, path, len(lines))
+	}
+	if expected != "" && !strings.Contains(lines[line-1], expected) {
+		c := contextOf(lines, line, 3)
+		return 0, &AnchorError{
+			Msg:     fmt.Sprintf("line %d of %s does not contain %q (it reads %q); the file may have changed", line, path, expected, strings.TrimSpace(lines[line-1])),
+			Context: &c,
+		}
+	}
+	return line, nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

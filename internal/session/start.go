@@ -1,0 +1,500 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// Exception break modes accepted by StartSpec.BreakOnExceptions.
+const (
+	BreakUncaught = "uncaught"
+	BreakAll      = "all"
+	BreakNone     = "none"
+)
+
+// WaitOptions say whether a run-control call waits for the next stop, and
+// for how long.
+type WaitOptions struct {
+	Wait    bool
+	Timeout time.Duration
+}
+
+// DefaultWaitTimeout bounds a run-control call that waits for a stop.
+const DefaultWaitTimeout = 30 * time.Second
+
+func (w WaitOptions) timeout() time.Duration {
+	if w.Timeout <= 0 {
+		return DefaultWaitTimeout
+	}
+	return w.Timeout
+}
+
+// LaunchSpec is what start_debugging asks for.
+type LaunchSpec struct {
+	Program           string
+	Args              []string
+	Cwd               string
+	Env               map[string]string
+	StopOnEntry       bool
+	BreakOnExceptions string
+	DapLaunchArgs     map[string]any
+}
+
+// AttachSpec is what attach_to_process asks for.
+type AttachSpec struct {
+	Host              string
+	Port              int
+	ProcessID         int
+	SourcePaths       []string
+	StopOnEntry       bool
+	BreakOnExceptions string
+	Extra             map[string]any
+	Timeout           time.Duration
+}
+
+type startSpec struct {
+	launch *LaunchSpec
+	attach *AttachSpec
+}
+
+// StartResult is the outcome of a start, attach or restart.
+type StartResult struct {
+	Snapshot *Snapshot
+	// Request and Arguments are what was sent to the adapter.
+	Request   string
+	Arguments map[string]any
+	// BreakpointsApplied counts breakpoints sent during the handshake.
+	BreakpointsApplied int
+}
+
+func (s *Session) beginStartLocked() error {
+	switch s.state {
+	case StateCreated, StateStopped, StateError:
+		return nil
+	case StateInitializing:
+		return errorf("wait_for_stop waits for it to be ready", "the session is already starting a program")
+	}
+	return errorf("use restart_debugging to start over, or close_debug_session", "the session is already debugging a program (state %s)", s.state)
+}
+
+// Start launches a program and, when wait.Wait, waits for its first stop or
+// its end.
+func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) (*StartResult, error) {
+	if _, err := os.Stat(spec.Program); err != nil {
+		return nil, errorf("check the path; relative paths resolve against the server's working directory", "script not found: %s", spec.Program)
+	}
+	s.mu.Lock()
+	if err := s.beginStartLocked(); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	s.spec = &startSpec{launch: &spec}
+	s.mu.Unlock()
+
+	cfg := adapter.LaunchConfig{
+		Program:        spec.Program,
+		Args:           spec.Args,
+		Cwd:            spec.Cwd,
+		Env:            spec.Env,
+		StopOnEntry:    spec.StopOnEntry,
+		ExecutablePath: s.opts.ExecutablePath,
+		Extra:          merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
+		Logger:         s.log,
+	}
+	return s.connect(ctx, "launch", func(ctx context.Context) (*adapter.Connection, error) {
+		return s.adapter.Launch(ctx, cfg)
+	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
+}
+
+// Attach connects to a running program.
+func (s *Session) Attach(ctx context.Context, spec AttachSpec, wait WaitOptions) (*StartResult, error) {
+	s.mu.Lock()
+	if err := s.beginStartLocked(); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	s.spec = &startSpec{attach: &spec}
+	s.mu.Unlock()
+	cfg := adapter.AttachConfig{
+		Host:           spec.Host,
+		Port:           spec.Port,
+		ProcessID:      spec.ProcessID,
+		SourcePaths:    spec.SourcePaths,
+		StopOnEntry:    spec.StopOnEntry,
+		ExecutablePath: s.opts.ExecutablePath,
+		Extra:          merge(s.opts.AdapterConfig, spec.Extra),
+		Logger:         s.log,
+	}
+	if cfg.Host == "" {
+		cfg.Host = s.opts.Host
+	}
+	if cfg.Port == 0 {
+		cfg.Port = s.opts.Port
+	}
+	return s.connect(ctx, "attach", func(ctx context.Context) (*adapter.Connection, error) {
+		return s.adapter.Attach(ctx, cfg)
+	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
+}
+
+// Restart ends the current program and starts it again the same way,
+// re-applying every breakpoint.
+func (s *Session) Restart(ctx context.Context, wait WaitOptions) (*StartResult, error) {
+	s.mu.Lock()
+	spec, r := s.spec, s.r
+	s.mu.Unlock()
+	if spec == nil {
+		return nil, errorf("call start_debugging first", "nothing to restart: the session has not started a program")
+	}
+	if r != nil {
+		r.shutdown(true)
+	}
+	s.mu.Lock()
+	s.setStateLocked(StateStopped, "restarting")
+	s.exitCode = nil
+	s.mu.Unlock()
+	if spec.attach != nil {
+		return s.Attach(ctx, *spec.attach, wait)
+	}
+	return s.Start(ctx, *spec.launch, wait)
+}
+
+func merge(base, over map[string]any) map[string]any {
+	if len(base) == 0 && len(over) == 0 {
+		return nil
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]any{}
+	}
+	maps.Copy(out, over)
+	return out
+}
+
+// connect starts the adapter and runs the DAP handshake in the order every
+// real adapter tolerates: initialize; launch/attach sent without waiting
+// for its answer (Delve only sends initialized after it, lldb-dap and
+// debugpy only answer it after configurationDone); wait for initialized or
+// a failed launch; breakpoints, exception filters, configurationDone; then
+// the launch answer.
+func (s *Session) connect(ctx context.Context, kind string, start func(context.Context) (*adapter.Connection, error), breakOn string, stopOnEntry bool, wait WaitOptions) (*StartResult, error) {
+	s.mu.Lock()
+	s.setStateLocked(StateInitializing, kind)
+	s.exitCode = nil
+	s.stop = nil
+	since := s.gen
+	launchOutput := s.out.Cursor()
+	s.mu.Unlock()
+
+	fail := func(err error) (*StartResult, error) {
+		s.mu.Lock()
+		s.setStateLocked(StateError, err.Error())
+		s.mu.Unlock()
+		return nil, err
+	}
+
+	conn, err := start(ctx)
+	if err != nil {
+		var ue *adapter.UnavailableError
+		if errors.As(err, &ue) {
+			s.mu.Lock()
+			s.setStateLocked(StateCreated, "adapter unavailable")
+			s.mu.Unlock()
+			return nil, &Error{Msg: err.Error(), Hint: "install it, then call start_debugging again: " + ue.InstallHint, Err: err}
+		}
+		return fail(&Error{Msg: fmt.Sprintf("could not start the %s debug adapter: %v", s.Language.ID, err), Hint: "run `mcp-debugger doctor` to check the adapter", Err: err})
+	}
+	timeout := conn.LaunchTimeout
+	if timeout <= 0 {
+		timeout = DefaultHandshakeTimeout
+	}
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	r := &run{s: s, conn: conn, initialized: make(chan struct{}), done: make(chan struct{})}
+	r.client = dapc.NewClient(conn.Transport, dapc.Options{Logger: s.log, Reverse: r.reverse, AfterRead: conn.AfterRead})
+	s.mu.Lock()
+	s.r = r
+	s.mu.Unlock()
+	go s.eventLoop(r)
+
+	abort := func(err error) (*StartResult, error) {
+		r.shutdown(true)
+		if text := s.outputSince(launchOutput); text != "" && !strings.Contains(err.Error(), strings.TrimSpace(text)) {
+			err = &Error{Msg: fmt.Sprintf("%v\nadapter output:\n%s", err, text), Hint: hintOf(err), Err: err}
+		}
+		return fail(err)
+	}
+
+	initArgs := map[string]any{
+		"clientID": "mcp-debugger", "clientName": "mcp-debugger", "adapterID": conn.AdapterID,
+		"locale": "en-US", "pathFormat": "path", "linesStartAt1": true, "columnsStartAt1": true,
+		"supportsVariableType": true, "supportsVariablePaging": true, "supportsRunInTerminalRequest": true,
+		"supportsMemoryReferences": true, "supportsStartDebuggingRequest": conn.Reverse != nil,
+	}
+	if err := r.client.Call(hctx, "initialize", initArgs, &r.caps); err != nil {
+		return abort(fmt.Errorf("initialize: %w", err))
+	}
+	pending, err := r.client.Send(conn.Request, conn.Arguments)
+	if err != nil {
+		return abort(err)
+	}
+	launchDone := make(chan error, 1)
+	go func() { launchDone <- pending.Wait(hctx, nil) }()
+
+	var launchErr error
+	launchAnswered := false
+	select {
+	case <-r.initialized:
+	case launchErr = <-launchDone:
+		launchAnswered = true
+		if launchErr == nil {
+			select {
+			case <-r.initialized:
+			case <-r.done:
+				return abort(s.endedError(r, kind))
+			case <-hctx.Done():
+				return abort(fmt.Errorf("%s: the debug adapter never sent initialized: %w", kind, hctx.Err()))
+			}
+		}
+	case <-r.done:
+		return abort(s.endedError(r, kind))
+	case <-hctx.Done():
+		return abort(fmt.Errorf("%s: the debug adapter never sent initialized: %w", kind, hctx.Err()))
+	}
+	if launchErr != nil {
+		return abort(launchFailure(kind, launchErr))
+	}
+
+	applied, err := s.configure(hctx, r, breakOn)
+	if err != nil {
+		return abort(err)
+	}
+	if !launchAnswered {
+		if err := <-launchDone; err != nil {
+			return abort(launchFailure(kind, err))
+		}
+	}
+	s.mu.Lock()
+	if s.state == StateInitializing && s.r == r {
+		s.setStateLocked(StateRunning, kind+"ed")
+	}
+	s.mu.Unlock()
+
+	res := &StartResult{Request: conn.Request, Arguments: conn.Arguments, BreakpointsApplied: applied}
+	if !wait.Wait && !stopOnEntry {
+		res.Snapshot = s.snapshotNow(ctx)
+		return res, nil
+	}
+	snap, err := s.waitSnapshot(ctx, since, wait.timeout())
+	if err != nil {
+		return nil, err
+	}
+	res.Snapshot = snap
+	return res, nil
+}
+
+func hintOf(err error) string {
+	var se *Error
+	if errors.As(err, &se) {
+		return se.Hint
+	}
+	return ""
+}
+
+func launchFailure(kind string, err error) error {
+	var re *dapc.ResponseError
+	if errors.As(err, &re) {
+		return &Error{Msg: fmt.Sprintf("the debug adapter refused to %s: %s", kind, re.Text()), Hint: "check scriptPath, args and dapLaunchArgs; get_output shows what the adapter printed", Err: err}
+	}
+	return err
+}
+
+// endedError explains a connection that ended during the handshake.
+func (s *Session) endedError(r *run, kind string) error {
+	return &Error{
+		Msg:  fmt.Sprintf("the debug adapter exited during %s: %v", kind, r.client.Err()),
+		Hint: "run `mcp-debugger doctor`; get_output shows what the adapter printed",
+	}
+}
+
+// outputSince joins the output recorded after cursor.
+func (s *Session) outputSince(cursor uint64) string {
+	var b strings.Builder
+	for _, e := range s.out.Since(cursor, 200).Entries {
+		b.WriteString(e.Output)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// configure sends every breakpoint and the exception filters, pipelined,
+// then configurationDone.
+func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, error) {
+	type sent struct {
+		p     *dapc.Pending
+		apply func(answer []dap.Breakpoint)
+	}
+	var reqs []sent
+	s.mu.Lock()
+	applied := 0
+	for _, file := range s.bps.sortedFiles() {
+		bps := s.bps.files[file]
+		p, err := r.client.Send("setBreakpoints", setBreakpointsArgs(file, bps))
+		if err != nil {
+			s.mu.Unlock()
+			return 0, err
+		}
+		applied += len(bps)
+		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyLines(bps, a) }})
+	}
+	if fbs := s.bps.functions; len(fbs) > 0 && r.caps.SupportsFunctionBreakpoints {
+		p, err := r.client.Send("setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs)})
+		if err != nil {
+			s.mu.Unlock()
+			return 0, err
+		}
+		applied += len(fbs)
+		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyFunctions(fbs, a) }})
+	}
+	s.mu.Unlock()
+
+	filters := exceptionFilters(breakOn, r.caps.ExceptionBreakpointFilters)
+	var exc *dapc.Pending
+	if len(r.caps.ExceptionBreakpointFilters) > 0 {
+		var err error
+		if exc, err = r.client.Send("setExceptionBreakpoints", map[string]any{"filters": filters}); err != nil {
+			return 0, err
+		}
+	}
+	for _, q := range reqs {
+		var body dap.SetBreakpointsResponseBody
+		if err := q.p.Wait(ctx, &body); err != nil {
+			s.log.Warn("setting breakpoints", "err", err)
+			continue
+		}
+		s.mu.Lock()
+		q.apply(body.Breakpoints)
+		s.mu.Unlock()
+	}
+	if exc != nil {
+		if err := exc.Wait(ctx, nil); err != nil {
+			s.log.Warn("setting exception filters", "err", err)
+		}
+	}
+	if r.caps.SupportsConfigurationDoneRequest {
+		if err := r.client.Call(ctx, "configurationDone", nil, nil); err != nil {
+			return 0, fmt.Errorf("configurationDone: %w", err)
+		}
+	}
+	return applied, nil
+}
+
+func setBreakpointsArgs(file string, bps []*Breakpoint) map[string]any {
+	return map[string]any{
+		"source":         map[string]any{"path": file},
+		"breakpoints":    sourceBreakpoints(bps),
+		"lines":          linesOf(bps),
+		"sourceModified": false,
+	}
+}
+
+func linesOf(bps []*Breakpoint) []int {
+	out := make([]int, len(bps))
+	for i, bp := range bps {
+		out[i] = bp.sendLine
+	}
+	return out
+}
+
+// exceptionFilters maps our three modes onto the filters an adapter offers.
+func exceptionFilters(mode string, offered []dap.ExceptionBreakpointsFilter) []string {
+	has := func(pred func(id string) bool) []string {
+		var ids []string
+		for _, f := range offered {
+			if pred(strings.ToLower(f.Filter)) {
+				ids = append(ids, f.Filter)
+			}
+		}
+		return ids
+	}
+	uncaught := has(func(id string) bool {
+		return strings.Contains(id, "uncaught") || id == "unhandled" || id == "panic"
+	})
+	switch mode {
+	case BreakNone:
+		return []string{}
+	case BreakAll:
+		all := has(func(id string) bool {
+			return id == "all" || id == "raised" || id == "any" || strings.Contains(id, "throw") || strings.Contains(id, "uncaught") || id == "panic"
+		})
+		if len(all) > 0 {
+			return all
+		}
+	}
+	if len(uncaught) > 0 {
+		return uncaught
+	}
+	defaults := []string{}
+	for _, f := range offered {
+		if f.Default {
+			defaults = append(defaults, f.Filter)
+		}
+	}
+	return defaults
+}
+
+// reverse answers the adapter's reverse requests: runInTerminal is served
+// here (we spawn the program, in its own process group, and capture its
+// output); anything else goes to the adapter package.
+func (r *run) reverse(ctx context.Context, req dapc.ReverseRequest) (any, error) {
+	if req.Command != "runInTerminal" {
+		if r.conn.Reverse != nil {
+			return r.conn.Reverse(ctx, req)
+		}
+		return nil, fmt.Errorf("%s is not supported", req.Command)
+	}
+	var args dap.RunInTerminalRequestArguments
+	if err := json.Unmarshal(req.Arguments, &args); err != nil {
+		return nil, fmt.Errorf("runInTerminal arguments: %w", err)
+	}
+	if len(args.Args) == 0 {
+		return nil, errors.New("runInTerminal without a command")
+	}
+	cmd := exec.Command(args.Args[0], args.Args[1:]...)
+	cmd.Dir = args.Cwd
+	cmd.Env = os.Environ()
+	for k, v := range args.Env {
+		if s, ok := v.(string); ok {
+			cmd.Env = append(cmd.Env, k+"="+s)
+		}
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("runInTerminal: %w", err)
+	}
+	r.mu.Lock()
+	r.terminals = append(r.terminals, p)
+	r.mu.Unlock()
+	go copyOutput(stdout, r.s.out, "stdout")
+	go copyOutput(stderr, r.s.out, "stderr")
+	return map[string]any{"processId": p.Pid()}, nil
+}
