@@ -103,7 +103,14 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 	s.spec = &startSpec{launch: &spec}
 	s.mu.Unlock()
 
-	cfg := adapter.LaunchConfig{
+	cfg := s.launchConfig(spec)
+	return s.connect(ctx, "launch", func(ctx context.Context) (*adapter.Connection, error) {
+		return s.adapter.Launch(ctx, cfg)
+	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
+}
+
+func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
+	return adapter.LaunchConfig{
 		Program:        spec.Program,
 		Args:           spec.Args,
 		Cwd:            spec.Cwd,
@@ -113,9 +120,27 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 		Extra:          merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
 		Logger:         s.log,
 	}
-	return s.connect(ctx, "launch", func(ctx context.Context) (*adapter.Connection, error) {
-		return s.adapter.Launch(ctx, cfg)
-	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
+}
+
+// PlanLaunch returns what Start would run and send, starting nothing.
+func (s *Session) PlanLaunch(ctx context.Context, spec LaunchSpec) (*adapter.Connection, error) {
+	if _, err := os.Stat(spec.Program); err != nil {
+		return nil, errorf("check the path; relative paths resolve against the server's working directory", "script not found: %s", spec.Program)
+	}
+	cfg := s.launchConfig(spec)
+	cfg.DryRun = true
+	conn, err := s.adapter.Launch(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if conn.Transport != nil {
+		conn.Transport.Close()
+		if conn.Cleanup != nil {
+			conn.Cleanup()
+		}
+		return nil, errorf("start without dryRunSpawn", "the %s adapter cannot do dry runs", s.Language.ID)
+	}
+	return conn, nil
 }
 
 // Attach connects to a running program.

@@ -1,0 +1,245 @@
+// Package server is the MCP face of the debugger: one file per tool group,
+// argument and result structs that give the schemas, and the shaping of
+// results and errors. Tool handlers validate and shape; the session package
+// does the debugging.
+package server
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+//go:embed instructions.md
+var instructions string
+
+// Version is the server's version, set by the command at build time.
+var Version = "dev"
+
+// Server holds the MCP server and the sessions it drives.
+type Server struct {
+	mcp      *mcp.Server
+	sessions *session.Manager
+	log      *slog.Logger
+	// cwd resolves relative paths.
+	cwd string
+}
+
+// Options configure New.
+type Options struct {
+	Logger *slog.Logger
+	// Cwd resolves relative paths (default: the process's working directory).
+	Cwd string
+}
+
+// New builds the MCP server with every tool, the output resource and the
+// instructions.
+func New(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cwd := opts.Cwd
+	if cwd == "" {
+		cwd, _ = filepath.Abs(".")
+	}
+	s := &Server{
+		sessions: session.NewManager(log),
+		log:      log,
+		cwd:      cwd,
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "mcp-debugger", Title: "mcp-debugger", Version: Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       log,
+	})
+	s.addSessionTools()
+	s.addBreakpointTools()
+	s.addRunTools()
+	s.addInspectTools()
+	s.addOutputResource()
+	return s
+}
+
+// MCP returns the underlying MCP server, to run on a transport.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Sessions returns the session manager.
+func (s *Server) Sessions() *session.Manager { return s.sessions }
+
+// Close closes every debug session and kills their processes.
+func (s *Server) Close() { s.sessions.CloseAll() }
+
+// Int is an integer argument that also accepts a numeric string, since some
+// clients send numbers as strings.
+type Int int
+
+// UnmarshalJSON accepts 12, 12.0 and "12".
+func (n *Int) UnmarshalJSON(b []byte) error {
+	str := strings.TrimSpace(string(b))
+	if unq, err := strconv.Unquote(str); err == nil {
+		str = strings.TrimSpace(unq)
+	}
+	if str == "" || str == "null" {
+		*n = 0
+		return nil
+	}
+	if v, err := strconv.Atoi(str); err == nil {
+		*n = Int(v)
+		return nil
+	}
+	f, err := strconv.ParseFloat(str, 64)
+	if err != nil || f != float64(int(f)) {
+		return fmt.Errorf("%s is not a whole number", string(b))
+	}
+	*n = Int(f)
+	return nil
+}
+
+// Ptr returns the value as *int, nil when absent.
+func (n *Int) Ptr() *int {
+	if n == nil {
+		return nil
+	}
+	v := int(*n)
+	return &v
+}
+
+var schemaOptions = &jsonschema.ForOptions{
+	TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[Int](): {Types: []string{"integer", "string"}, Description: "a whole number (numeric strings accepted)"},
+		reflect.TypeFor[any](): {},
+	},
+}
+
+// failure is the result of a failed call.
+type failure struct {
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+	Hint    string `json:"hint,omitempty"`
+	State   string `json:"state,omitempty"`
+}
+
+// userError is a bad call the agent can fix; hint says how.
+func userError(hint, format string, args ...any) error {
+	return &session.Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// addTool registers a tool whose arguments decode into In and whose result
+// is Out. Arguments are decoded leniently (unknown fields ignored, numeric
+// strings accepted); failures become isError results carrying
+// {success:false, error, hint}, both as structuredContent and as JSON text,
+// which is what the reference's clients parse.
+func addTool[In, Out any](s *Server, name, description string, h func(context.Context, *In) (*Out, error)) {
+	in, err := jsonschema.For[In](schemaOptions)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
+	}
+	in.AdditionalProperties = nil
+	out, err := jsonschema.For[Out](schemaOptions)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
+	}
+	// A failure has the same envelope, so nothing is required and the
+	// error fields are declared.
+	out.Required = nil
+	out.AdditionalProperties = nil
+	out.Properties["error"] = &jsonschema.Schema{Type: "string", Description: "what went wrong (failures only)"}
+	out.Properties["hint"] = &jsonschema.Schema{Type: "string", Description: "what to do next (failures only)"}
+
+	tool := &mcp.Tool{Name: name, Description: description, InputSchema: in, OutputSchema: out}
+	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		args := new(In)
+		var result any
+		var callErr error
+		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, args); err != nil {
+				callErr = userError("check the argument types against the tool's input schema", "invalid arguments for %s: %v", name, err)
+			}
+		}
+		if callErr == nil {
+			var res *Out
+			res, callErr = h(ctx, args)
+			result = res
+		}
+		if callErr != nil {
+			result = s.failureOf(callErr, args)
+		}
+		body, err := json.Marshal(result)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encoding result: %w", name, err)
+		}
+		s.log.Debug("tool call", "tool", name, "ms", time.Since(start).Milliseconds(), "err", callErr)
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			StructuredContent: json.RawMessage(body),
+			IsError:           callErr != nil,
+		}, nil
+	})
+}
+
+// failureOf shapes an error, adding the session's state when the call
+// named a session, so the agent sees where it stands.
+func (s *Server) failureOf(err error, args any) failure {
+	f := failure{Success: false, Error: err.Error()}
+	var se *session.Error
+	if errors.As(err, &se) {
+		f.Hint = se.Hint
+	}
+	if id := sessionIDOf(args); id != "" {
+		if sess, gerr := s.sessions.Get(id); gerr == nil {
+			f.State = string(sess.State())
+		}
+	}
+	if f.Hint == "" && errors.Is(err, context.DeadlineExceeded) {
+		f.Hint = "the debug adapter did not answer in time; the session may still be usable, list_debug_sessions shows its state"
+	}
+	return f
+}
+
+// sessionIDOf finds a SessionID field in an argument struct.
+func sessionIDOf(args any) string {
+	v := reflect.ValueOf(args)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	f := v.FieldByName("SessionID")
+	if !f.IsValid() || f.Kind() != reflect.String {
+		return ""
+	}
+	return f.String()
+}
+
+// session finds the session an argument names.
+func (s *Server) session(id string) (*session.Session, error) {
+	if strings.TrimSpace(id) == "" {
+		return nil, userError("pass the sessionId returned by create_debug_session (list_debug_sessions lists them)", "sessionId is required")
+	}
+	return s.sessions.Get(id)
+}
+
+// absPath resolves a path against the server's working directory.
+func (s *Server) absPath(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(s.cwd, p)
+}
+
+// millis turns a millisecond argument into a duration (0 stays 0: default).
+func millis(n Int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -1,0 +1,216 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+type setBreakpointArgs struct {
+	SessionID       string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	File            string `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's working directory)"`
+	Line            Int    `json:"line,omitempty" jsonschema:"1-based line number"`
+	Statement       string `json:"statement,omitempty" jsonschema:"instead of line: put the breakpoint on the line containing this text (nearest to nearLine), so it survives edits"`
+	NearLine        Int    `json:"nearLine,omitempty" jsonschema:"with statement: prefer the match nearest this line"`
+	ExpectedContent string `json:"expectedContent,omitempty" jsonschema:"refuse the breakpoint unless the line contains this text (guards against stale line numbers)"`
+	Function        string `json:"function,omitempty" jsonschema:"instead of file and line: break when this function is called"`
+	Condition       string `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
+	HitCondition    string `json:"hitCondition,omitempty" jsonschema:"stop only on some hits, e.g. \"3\" (the third) or \">= 5\", as the adapter understands it"`
+	LogMessage      string `json:"logMessage,omitempty" jsonschema:"do not stop; print this message (with {expression} parts interpolated) to the output instead"`
+	SuspendPolicy   string `json:"suspendPolicy,omitempty" jsonschema:"accepted for compatibility; all threads stop"`
+}
+
+type setBreakpointResult struct {
+	Success       bool                   `json:"success"`
+	BreakpointID  int                    `json:"breakpointId"`
+	File          string                 `json:"file,omitempty"`
+	Line          int                    `json:"line,omitempty"`
+	RequestedLine int                    `json:"requestedLine,omitempty"`
+	Anchor        string                 `json:"anchor,omitempty"`
+	FunctionName  string                 `json:"functionName,omitempty"`
+	Condition     string                 `json:"condition,omitempty"`
+	HitCondition  string                 `json:"hitCondition,omitempty"`
+	LogMessage    string                 `json:"logMessage,omitempty"`
+	Verified      bool                   `json:"verified"`
+	Message       string                 `json:"message"`
+	Warning       string                 `json:"warning,omitempty"`
+	Context       *session.SourceContext `json:"context,omitempty"`
+}
+
+type listBreakpointsArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	File      string `json:"file,omitempty" jsonschema:"only this file's breakpoints"`
+}
+
+type listBreakpointsResult struct {
+	Success             bool                         `json:"success"`
+	Breakpoints         []session.Breakpoint         `json:"breakpoints"`
+	Count               int                          `json:"count"`
+	FunctionBreakpoints []session.FunctionBreakpoint `json:"functionBreakpoints"`
+	FunctionCount       int                          `json:"functionCount"`
+}
+
+type removeBreakpointArgs struct {
+	SessionID    string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	BreakpointID Int    `json:"breakpointId,omitempty" jsonschema:"the breakpointId set_breakpoint returned"`
+	Function     string `json:"function,omitempty" jsonschema:"remove the breakpoint on this function"`
+	File         string `json:"file,omitempty" jsonschema:"with line: remove the breakpoint at file:line"`
+	Line         Int    `json:"line,omitempty" jsonschema:"with file"`
+}
+
+type removeBreakpointResult struct {
+	Success   bool                         `json:"success"`
+	Removed   []session.Breakpoint         `json:"removed"`
+	Functions []session.FunctionBreakpoint `json:"removedFunctions,omitempty"`
+	Message   string                       `json:"message"`
+}
+
+type clearBreakpointsResult struct {
+	Success bool     `json:"success"`
+	Cleared int      `json:"cleared"`
+	Files   []string `json:"files"`
+	Message string   `json:"message"`
+}
+
+func (s *Server) addBreakpointTools() {
+	addTool(s, "set_breakpoint",
+		"Set a breakpoint: on file+line, on the line containing `statement`, or on a `function`. Optional condition, hitCondition, logMessage (a logpoint: prints, does not stop). Works before or during the run.",
+		s.setBreakpoint)
+	addTool(s, "list_breakpoints",
+		"List breakpoints with whether the debugger verified them and where it put them.",
+		s.listBreakpoints)
+	addTool(s, "remove_breakpoint",
+		"Remove a breakpoint by breakpointId, by function, or by file and line.",
+		s.removeBreakpoint)
+	addTool(s, "clear_breakpoints",
+		"Remove every breakpoint, or every breakpoint of one file.",
+		s.clearBreakpoints)
+}
+
+func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setBreakpointResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Function != "" {
+		fb, err := sess.SetFunctionBreakpoint(ctx, a.Function, a.Condition, a.HitCondition)
+		if err != nil {
+			return nil, err
+		}
+		msg := fb.Message
+		if msg == "" {
+			msg = fmt.Sprintf("Breakpoint %d on function %s.", fb.ID, fb.FunctionName)
+		}
+		return &setBreakpointResult{Success: true, BreakpointID: fb.ID, FunctionName: fb.FunctionName, Condition: fb.Condition, HitCondition: fb.HitCondition, Verified: fb.Verified, Message: msg}, nil
+	}
+	if a.File == "" {
+		return nil, userError("pass file and line (or statement), or function", "set_breakpoint needs a file (with line or statement) or a function")
+	}
+	if a.Line <= 0 && a.Statement == "" {
+		return nil, userError("pass line (1-based) or statement (text on the line)", "set_breakpoint on %s needs a line or a statement", a.File)
+	}
+	res, err := sess.SetBreakpoint(ctx, session.LineBreakpointRequest{
+		File:            s.absPath(a.File),
+		Line:            int(a.Line),
+		Statement:       a.Statement,
+		NearLine:        int(a.NearLine),
+		ExpectedContent: a.ExpectedContent,
+		Condition:       a.Condition,
+		HitCondition:    a.HitCondition,
+		LogMessage:      a.LogMessage,
+	})
+	if err != nil {
+		return nil, err
+	}
+	bp := res.Breakpoint
+	msg := bp.Message
+	switch {
+	case bp.Verified && a.LogMessage != "":
+		msg = fmt.Sprintf("Logpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
+	case bp.Verified:
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
+	case msg == "":
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified by the debugger yet.", bp.ID, bp.File, bp.Line)
+	}
+	return &setBreakpointResult{
+		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,
+		Anchor: bp.Anchor, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage,
+		Verified: bp.Verified, Message: msg, Warning: res.Warning, Context: res.Context,
+	}, nil
+}
+
+func (s *Server) listBreakpoints(_ context.Context, a *listBreakpointsArgs) (*listBreakpointsResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	file := ""
+	if a.File != "" {
+		file = s.absPath(a.File)
+	}
+	lines, funcs := sess.Breakpoints(file)
+	if lines == nil {
+		lines = []session.Breakpoint{}
+	}
+	if funcs == nil {
+		funcs = []session.FunctionBreakpoint{}
+	}
+	return &listBreakpointsResult{Success: true, Breakpoints: lines, Count: len(lines), FunctionBreakpoints: funcs, FunctionCount: len(funcs)}, nil
+}
+
+func (s *Server) removeBreakpoint(ctx context.Context, a *removeBreakpointArgs) (*removeBreakpointResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	m := session.RemoveMatch{ID: int(a.BreakpointID), Function: a.Function}
+	if a.File != "" {
+		if a.Line <= 0 {
+			return nil, userError("pass line with file, or use clear_breakpoints to remove a whole file's breakpoints", "remove_breakpoint by file needs a line")
+		}
+		m.File, m.Line = s.absPath(a.File), int(a.Line)
+	}
+	if m.ID == 0 && m.Function == "" && m.File == "" {
+		return nil, userError("pass breakpointId (from set_breakpoint or list_breakpoints), function, or file and line", "remove_breakpoint needs breakpointId, function, or file and line")
+	}
+	removed, err := sess.RemoveBreakpoints(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	n := len(removed.Lines) + len(removed.Functions)
+	if n == 0 {
+		return nil, userError("list_breakpoints shows the current breakpoints and their ids", "no breakpoint matched")
+	}
+	lines := removed.Lines
+	if lines == nil {
+		lines = []session.Breakpoint{}
+	}
+	return &removeBreakpointResult{Success: true, Removed: lines, Functions: removed.Functions, Message: fmt.Sprintf("Removed %d breakpoint(s).", n)}, nil
+}
+
+func (s *Server) clearBreakpoints(ctx context.Context, a *listBreakpointsArgs) (*clearBreakpointsResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	m := session.RemoveMatch{All: true}
+	if a.File != "" {
+		m = session.RemoveMatch{File: s.absPath(a.File)}
+	}
+	removed, err := sess.RemoveBreakpoints(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	n := len(removed.Lines) + len(removed.Functions)
+	files := removed.Files
+	if files == nil {
+		files = []string{}
+	}
+	where := "in every file"
+	if a.File != "" {
+		where = "in " + m.File
+	}
+	return &clearBreakpointsResult{Success: true, Cleared: n, Files: files, Message: strings.TrimSpace(fmt.Sprintf("Cleared %d breakpoint(s) %s.", n, where))}, nil
+}

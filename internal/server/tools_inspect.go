@@ -1,0 +1,285 @@
+package server
+
+import (
+	"context"
+
+	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+type threadInfo struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+type threadsResult struct {
+	Success bool         `json:"success"`
+	Threads []threadInfo `json:"threads"`
+	Count   int          `json:"count"`
+}
+
+type stackArgs struct {
+	SessionID        string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	ThreadID         Int    `json:"threadId,omitempty" jsonschema:"thread (default: the thread that stopped)"`
+	Levels           Int    `json:"levels,omitempty" jsonschema:"at most this many frames (default: all)"`
+	IncludeInternals bool   `json:"includeInternals,omitempty" jsonschema:"include frames without source (runtime and library internals)"`
+}
+
+type stackResult struct {
+	Success     bool            `json:"success"`
+	StackFrames []session.Frame `json:"stackFrames"`
+	Count       int             `json:"count"`
+}
+
+type scopesArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	FrameID   Int    `json:"frameId" jsonschema:"a frame id from get_stack_trace"`
+}
+
+type scopesResult struct {
+	Success bool        `json:"success"`
+	Scopes  []dap.Scope `json:"scopes"`
+}
+
+type variablesArgs struct {
+	SessionID string   `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Scope     Int      `json:"scope" jsonschema:"a variablesReference: of a scope (get_scopes) or of an expandable value"`
+	Names     []string `json:"names,omitempty" jsonschema:"only these variables"`
+	Depth     Int      `json:"depth,omitempty" jsonschema:"also expand nested values this many levels (max 5)"`
+	Start     Int      `json:"start,omitempty" jsonschema:"first child to return, for paging long lists"`
+	Count     Int      `json:"count,omitempty" jsonschema:"how many children to return"`
+}
+
+type variablesResult struct {
+	Success   bool               `json:"success"`
+	Variables []session.Variable `json:"variables"`
+	Count     int                `json:"count"`
+}
+
+type localsArgs struct {
+	SessionID      string   `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	FrameID        *Int     `json:"frameId,omitempty" jsonschema:"frame (default: the top frame of the current stop)"`
+	IncludeSpecial bool     `json:"includeSpecial,omitempty" jsonschema:"include interpreter internals such as Python's __dunder__ names"`
+	Names          []string `json:"names,omitempty" jsonschema:"only these variables"`
+}
+
+type frameSummary struct {
+	Name string `json:"name"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line"`
+}
+
+type localsResult struct {
+	Success   bool               `json:"success"`
+	Variables []session.Variable `json:"variables"`
+	Count     int                `json:"count"`
+	Frame     frameSummary       `json:"frame"`
+	ScopeName string             `json:"scopeName"`
+}
+
+type evaluateArgs struct {
+	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Expression string `json:"expression" jsonschema:"expression in the program's language"`
+	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame to evaluate in (default: the top frame of the current stop)"`
+	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover (default: the one that gives a plain value for this adapter)"`
+	Timeout    Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the value (default 30000)"`
+}
+
+type evaluateResult struct {
+	Success bool `json:"success"`
+	session.EvalResult
+}
+
+type sourceArgs struct {
+	SessionID    string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	File         string `json:"file" jsonschema:"source file (absolute, or relative to the server's working directory)"`
+	Line         Int    `json:"line" jsonschema:"1-based line at the centre of the window"`
+	LinesContext *Int   `json:"linesContext,omitempty" jsonschema:"lines shown either side (default 5)"`
+}
+
+type sourceResult struct {
+	Success     bool                 `json:"success"`
+	File        string               `json:"file"`
+	Line        int                  `json:"line"`
+	LineContent string               `json:"lineContent"`
+	Surrounding []session.SourceLine `json:"surrounding"`
+}
+
+type outputArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
+	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
+}
+
+type outputResult struct {
+	Success   bool                  `json:"success"`
+	Entries   []session.OutputEntry `json:"entries"`
+	NextSince uint64                `json:"nextSince"`
+	HasMore   bool                  `json:"hasMore"`
+	Dropped   uint64                `json:"dropped"`
+}
+
+func (s *Server) addInspectTools() {
+	addTool(s, "list_threads", "List the program's threads (goroutines for Go).", s.listThreads)
+	addTool(s, "get_stack_trace", "Get the call stack of the stopped thread (or threadId), innermost frame first.", s.getStackTrace)
+	addTool(s, "get_scopes", "Get the scopes (locals, globals, …) of a stack frame, each with a variablesReference for get_variables.", s.getScopes)
+	addTool(s, "get_variables", "Get the variables of a scope or the children of an expandable value (by variablesReference), optionally expanded `depth` levels.", s.getVariables)
+	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
+	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression returns an error and leaves the session as it was.", s.evaluateExpression)
+	addTool(s, "get_source_context", "Show the lines around a line of a source file.", s.getSourceContext)
+	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since.", s.getOutput)
+}
+
+func (s *Server) listThreads(ctx context.Context, a *sessionIDArgs) (*threadsResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	threads, err := sess.Threads(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &threadsResult{Success: true, Threads: []threadInfo{}}
+	for _, t := range threads {
+		res.Threads = append(res.Threads, threadInfo{ID: t.Id, Name: t.Name})
+	}
+	res.Count = len(res.Threads)
+	return res, nil
+}
+
+func (s *Server) getStackTrace(ctx context.Context, a *stackArgs) (*stackResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	frames, err := sess.StackTrace(ctx, int(a.ThreadID), int(a.Levels), a.IncludeInternals)
+	if err != nil {
+		return nil, err
+	}
+	if frames == nil {
+		frames = []session.Frame{}
+	}
+	return &stackResult{Success: true, StackFrames: frames, Count: len(frames)}, nil
+}
+
+func (s *Server) getScopes(ctx context.Context, a *scopesArgs) (*scopesResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	scopes, err := sess.Scopes(ctx, int(a.FrameID))
+	if err != nil {
+		return nil, err
+	}
+	if scopes == nil {
+		scopes = []dap.Scope{}
+	}
+	return &scopesResult{Success: true, Scopes: scopes}, nil
+}
+
+func (s *Server) getVariables(ctx context.Context, a *variablesArgs) (*variablesResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Scope <= 0 {
+		return nil, userError("pass scope, a variablesReference from get_scopes, get_local_variables or an expandable value", "scope (a variablesReference) is required")
+	}
+	vars, err := sess.Variables(ctx, session.VariablesRequest{Reference: int(a.Scope), Names: a.Names, Depth: int(a.Depth), Start: int(a.Start), Count: int(a.Count)})
+	if err != nil {
+		return nil, err
+	}
+	if vars == nil {
+		vars = []session.Variable{}
+	}
+	return &variablesResult{Success: true, Variables: vars, Count: len(vars)}, nil
+}
+
+func (s *Server) getLocalVariables(ctx context.Context, a *localsArgs) (*localsResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sess.Locals(ctx, a.FrameID.Ptr(), a.IncludeSpecial, a.Names)
+	if err != nil {
+		return nil, err
+	}
+	vars := res.Variables
+	if vars == nil {
+		vars = []session.Variable{}
+	}
+	return &localsResult{
+		Success: true, Variables: vars, Count: len(vars),
+		Frame:     frameSummary{Name: res.Frame.Name, File: res.Frame.File, Line: res.Frame.Line},
+		ScopeName: res.ScopeName,
+	}, nil
+}
+
+func (s *Server) evaluateExpression(ctx context.Context, a *evaluateArgs) (*evaluateResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, millis(a.Timeout))
+		defer cancel()
+	}
+	res, err := sess.Evaluate(ctx, a.Expression, a.FrameID.Ptr(), a.Context)
+	if err != nil {
+		return nil, err
+	}
+	return &evaluateResult{Success: true, EvalResult: *res}, nil
+}
+
+func (s *Server) getSourceContext(_ context.Context, a *sourceArgs) (*sourceResult, error) {
+	if _, err := s.session(a.SessionID); err != nil {
+		return nil, err
+	}
+	if a.File == "" || a.Line <= 0 {
+		return nil, userError("pass file and a 1-based line", "get_source_context needs file and line")
+	}
+	radius := 5
+	if a.LinesContext != nil && *a.LinesContext >= 0 {
+		radius = int(*a.LinesContext)
+	}
+	file := s.absPath(a.File)
+	c, err := session.ReadContext(file, int(a.Line), radius)
+	if err != nil {
+		return nil, userError("check the file path and that the line is inside the file", "%v", err)
+	}
+	return &sourceResult{Success: true, File: file, Line: int(a.Line), LineContent: c.LineContent, Surrounding: c.Surrounding}, nil
+}
+
+func (s *Server) getOutput(_ context.Context, a *outputArgs) (*outputResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Since < 0 {
+		return nil, userError("pass 0 or the nextSince of a previous call", "since must not be negative")
+	}
+	limit := int(a.Limit)
+	if limit <= 0 {
+		limit = 200
+	}
+	page := sess.Output().Since(uint64(a.Since), limit)
+	entries := page.Entries
+	if entries == nil {
+		entries = []session.OutputEntry{}
+	}
+	return &outputResult{Success: true, Entries: entries, NextSince: page.NextSince, HasMore: page.HasMore, Dropped: page.Dropped}, nil
+}
+
+// outputText renders output entries for the resource.
+func outputText(entries []session.OutputEntry) string {
+	var n int
+	for _, e := range entries {
+		n += len(e.Output)
+	}
+	b := make([]byte, 0, n)
+	for _, e := range entries {
+		b = append(b, e.Output...)
+	}
+	return string(b)
+}

@@ -1,0 +1,375 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+type startArgs struct {
+	SessionID           string            `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug (absolute, or relative to the server's working directory)"`
+	Args                []string          `json:"args,omitempty" jsonschema:"command-line arguments for the program"`
+	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory of the program (default: the script's directory)"`
+	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables added for the program"`
+	StopOnEntry         *bool             `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
+	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
+	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields passed through to the debug adapter's launch request (stopOnEntry, justMyCode, …)"`
+	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"more fields for the launch request, merged like dapLaunchArgs"`
+	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
+	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
+	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
+}
+
+type runData struct {
+	Message               string            `json:"message,omitempty"`
+	Reason                string            `json:"reason,omitempty"`
+	StopOnEntrySuccessful *bool             `json:"stopOnEntrySuccessful,omitempty"`
+	BreakpointsReapplied  *int              `json:"breakpointsReapplied,omitempty"`
+	StopReason            string            `json:"stopReason,omitempty"`
+	Location              *session.Location `json:"location,omitempty"`
+	AttachConfig          map[string]any    `json:"attachConfig,omitempty"`
+	LaunchRequest         map[string]any    `json:"launchRequest,omitempty"`
+	AdapterCommand        []string          `json:"adapterCommand,omitempty"`
+}
+
+// runResult is the answer of every run-control tool: a message and the
+// stop snapshot (state, where, why, locals, new output, exit code).
+type runResult struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	session.Snapshot
+	Data    *runData `json:"data,omitempty"`
+	Warning string   `json:"warning,omitempty"`
+}
+
+type attachArgs struct {
+	SessionID         string         `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Host              string         `json:"host,omitempty" jsonschema:"host of the debug server to attach to (default 127.0.0.1)"`
+	Port              Int            `json:"port,omitempty" jsonschema:"port of the debug server to attach to"`
+	ProcessID         Int            `json:"processId,omitempty" jsonschema:"attach to this local process, where the adapter supports it"`
+	Timeout           Int            `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
+	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source roots of the remote program"`
+	StopOnEntry       bool           `json:"stopOnEntry,omitempty" jsonschema:"pause right after attaching"`
+	JustMyCode        *bool          `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping (adapter default when absent)"`
+	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
+	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
+	WaitForStop       bool           `json:"waitForStop,omitempty" jsonschema:"wait for the first stop after attaching (default false: the program keeps running)"`
+}
+
+type detachArgs struct {
+	SessionID        string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	TerminateProcess bool   `json:"terminateProcess,omitempty" jsonschema:"also end the program (default: leave it running)"`
+}
+
+type stateResult struct {
+	Success bool   `json:"success"`
+	State   string `json:"state"`
+	Message string `json:"message"`
+}
+
+type runControlArgs struct {
+	SessionID   string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	ThreadID    Int    `json:"threadId,omitempty" jsonschema:"thread to act on (default: the thread that stopped)"`
+	WaitForStop *bool  `json:"waitForStop,omitempty" jsonschema:"wait for the next stop or the end and return its snapshot (default true); false returns at once"`
+	Timeout     Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the stop (default 30000); on timeout the program keeps running"`
+}
+
+type waitArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Timeout   Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
+}
+
+func (s *Server) addRunTools() {
+	addTool(s, "start_debugging",
+		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop snapshot: state, stopReason, location, source lines, top-frame locals, new output, exitCode.",
+		s.startDebugging)
+	addTool(s, "restart_debugging",
+		"End the program and start it again with the same arguments; breakpoints are re-applied. Returns the first stop's snapshot.",
+		s.restartDebugging)
+	addTool(s, "attach_to_process",
+		"Attach to a running program: a debug server at host:port (e.g. python -m debugpy --listen 5678), or a local processId where the adapter supports it.",
+		s.attachToProcess)
+	addTool(s, "detach_from_process",
+		"Detach from the program; it keeps running unless terminateProcess.",
+		s.detachFromProcess)
+	for _, rc := range []struct{ name, kind, desc string }{
+		{"step_over", session.StepOver, "Run the current line, stepping over calls, and return the snapshot of where it stops."},
+		{"step_into", session.StepInto, "Step into the call on the current line and return the snapshot of where it stops."},
+		{"step_out", session.StepOut, "Run until the current function returns and return the snapshot of where it stops."},
+		{"continue_execution", session.Continue, "Continue until the next breakpoint, exception or the end, and return that stop's snapshot (waits up to timeout; waitForStop:false returns at once)."},
+	} {
+		addTool(s, rc.name, rc.desc, func(ctx context.Context, a *runControlArgs) (*runResult, error) {
+			return s.resume(ctx, rc.kind, a)
+		})
+	}
+	addTool(s, "pause_execution",
+		"Pause the running program and return the snapshot of where it stopped.",
+		s.pauseExecution)
+	addTool(s, "wait_for_stop",
+		"Wait until the running program stops or ends (up to timeout) and return the snapshot. Returns at once if it is already paused or ended.",
+		s.waitForStop)
+}
+
+func waitOpts(wait *bool, timeout Int) session.WaitOptions {
+	return session.WaitOptions{Wait: wait == nil || *wait, Timeout: millis(timeout)}
+}
+
+func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.ScriptPath == "" {
+		return nil, userError("pass scriptPath, the program to debug", "scriptPath is required")
+	}
+	breakOn, err := breakMode(a.BreakOnExceptions)
+	if err != nil {
+		return nil, err
+	}
+	extra := map[string]any{}
+	maps.Copy(extra, a.AdapterLaunchConfig)
+	maps.Copy(extra, a.DapLaunchArgs)
+	stopOnEntry := false
+	if v, ok := extra["stopOnEntry"].(bool); ok {
+		stopOnEntry = v
+	}
+	if a.StopOnEntry != nil {
+		stopOnEntry = *a.StopOnEntry
+	}
+	delete(extra, "stopOnEntry")
+	spec := session.LaunchSpec{
+		Program:           s.absPath(a.ScriptPath),
+		Args:              a.Args,
+		Env:               a.Env,
+		StopOnEntry:       stopOnEntry,
+		BreakOnExceptions: breakOn,
+		DapLaunchArgs:     extra,
+	}
+	if a.Cwd != "" {
+		spec.Cwd = s.absPath(a.Cwd)
+	}
+	if a.DryRunSpawn {
+		plan, err := sess.PlanLaunch(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		return &runResult{
+			Success:  true,
+			Message:  "Dry run: nothing was started. data shows the adapter command and the launch request.",
+			Snapshot: session.Snapshot{State: sess.State()},
+			Data:     &runData{AdapterCommand: plan.Command, LaunchRequest: plan.Arguments},
+		}, nil
+	}
+	started, err := sess.Start(ctx, spec, waitOpts(a.WaitForStop, a.Timeout))
+	if err != nil {
+		return nil, err
+	}
+	res := runResultOf(started.Snapshot, "Started "+filepath.Base(spec.Program)+".")
+	res.Data = &runData{Message: res.Message, Reason: res.StopReason}
+	if stopOnEntry {
+		ok := res.StopReason == "entry" || res.StopReason == "step" || (res.State == session.StatePaused && res.StopReason != "exception")
+		res.Data.StopOnEntrySuccessful = &ok
+	}
+	res.Warning = unverifiedWarning(sess)
+	return res, nil
+}
+
+// unverifiedWarning names breakpoints the adapter did not accept.
+func unverifiedWarning(sess *session.Session) string {
+	lines, funcs := sess.Breakpoints("")
+	var bad []string
+	for _, bp := range lines {
+		if !bp.Verified {
+			note := fmt.Sprintf("%s:%d", filepath.Base(bp.File), bp.Line)
+			if bp.Message != "" {
+				note += " (" + bp.Message + ")"
+			}
+			bad = append(bad, note)
+		}
+	}
+	for _, fb := range funcs {
+		if !fb.Verified {
+			bad = append(bad, fb.FunctionName+"()")
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return "breakpoints not verified by the debugger: " + strings.Join(bad, ", ")
+}
+
+func breakMode(v string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", session.BreakUncaught:
+		return session.BreakUncaught, nil
+	case session.BreakAll, "raised":
+		return session.BreakAll, nil
+	case session.BreakNone, "never", "off":
+		return session.BreakNone, nil
+	}
+	return "", userError("use uncaught, all or none", "breakOnExceptions %q is not one of uncaught, all, none", v)
+}
+
+func (s *Server) restartDebugging(ctx context.Context, a *runControlArgs) (*runResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	started, err := sess.Restart(ctx, waitOpts(a.WaitForStop, a.Timeout))
+	if err != nil {
+		return nil, err
+	}
+	res := runResultOf(started.Snapshot, "Restarted.")
+	n := started.BreakpointsApplied
+	res.Data = &runData{Message: res.Message, Reason: res.StopReason, BreakpointsReapplied: &n}
+	res.Warning = unverifiedWarning(sess)
+	return res, nil
+}
+
+func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Port <= 0 && a.ProcessID <= 0 {
+		return nil, userError("pass port (and host) of the program's debug server, or processId", "attach_to_process needs a port or a processId")
+	}
+	breakOn, err := breakMode(a.BreakOnExceptions)
+	if err != nil {
+		return nil, err
+	}
+	extra := maps.Clone(a.AdapterConfig)
+	if a.JustMyCode != nil {
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["justMyCode"] = *a.JustMyCode
+	}
+	host := a.Host
+	if host == "" && a.Port > 0 {
+		host = "127.0.0.1"
+	}
+	var sourcePaths []string
+	for _, p := range a.SourcePaths {
+		sourcePaths = append(sourcePaths, s.absPath(p))
+	}
+	started, err := sess.Attach(ctx, session.AttachSpec{
+		Host: host, Port: int(a.Port), ProcessID: int(a.ProcessID), SourcePaths: sourcePaths,
+		StopOnEntry: a.StopOnEntry, BreakOnExceptions: breakOn, Extra: extra,
+	}, session.WaitOptions{Wait: a.WaitForStop, Timeout: millis(a.Timeout)})
+	if err != nil {
+		return nil, err
+	}
+	target := fmt.Sprintf("%s:%d", host, a.Port)
+	if a.ProcessID > 0 {
+		target = fmt.Sprintf("process %d", a.ProcessID)
+	}
+	res := runResultOf(started.Snapshot, "Attached to "+target+".")
+	res.Data = &runData{Message: res.Message, AttachConfig: started.Arguments}
+	return res, nil
+}
+
+func (s *Server) detachFromProcess(_ context.Context, a *detachArgs) (*stateResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := sess.Detach(a.TerminateProcess); err != nil {
+		return nil, err
+	}
+	msg := "Detached; the program keeps running."
+	if a.TerminateProcess {
+		msg = "Detached and terminated the program."
+	}
+	return &stateResult{Success: true, State: string(sess.State()), Message: msg}, nil
+}
+
+func (s *Server) resume(ctx context.Context, kind string, a *runControlArgs) (*runResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := sess.Resume(ctx, kind, int(a.ThreadID), waitOpts(a.WaitForStop, a.Timeout))
+	if err != nil {
+		return nil, err
+	}
+	return runResultOf(snap, ""), nil
+}
+
+func (s *Server) pauseExecution(ctx context.Context, a *runControlArgs) (*runResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := sess.Pause(ctx, int(a.ThreadID), waitOpts(a.WaitForStop, a.Timeout))
+	if err != nil {
+		return nil, err
+	}
+	res := runResultOf(snap, "")
+	res.Data = &runData{StopReason: snap.StopReason, Location: snap.Location}
+	return res, nil
+}
+
+func (s *Server) waitForStop(ctx context.Context, a *waitArgs) (*runResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := sess.WaitForStop(ctx, millis(a.Timeout))
+	if err != nil {
+		return nil, err
+	}
+	return runResultOf(snap, ""), nil
+}
+
+// runResultOf wraps a snapshot with a one-line summary an agent can act on.
+func runResultOf(snap *session.Snapshot, prefix string) *runResult {
+	return &runResult{Success: true, Message: strings.TrimSpace(prefix + " " + describe(snap)), Snapshot: *snap}
+}
+
+func describe(snap *session.Snapshot) string {
+	switch snap.State {
+	case session.StatePaused:
+		where := "an unknown location"
+		if l := snap.Location; l != nil {
+			where = fmt.Sprintf("%s:%d", filepath.Base(l.File), l.Line)
+			if l.Function != "" {
+				where += " in " + l.Function
+			}
+		}
+		why := snap.StopReason
+		if snap.Exception != nil {
+			ex := snap.Exception
+			detail := strings.TrimSpace(ex.ExceptionID + ": " + firstNonEmpty(ex.Description, ex.Message))
+			why = "exception " + strings.Trim(detail, ": ")
+		}
+		return fmt.Sprintf("Paused at %s (%s).", where, why)
+	case session.StateRunning:
+		if snap.TimedOut {
+			return "Still running when the wait timed out; call wait_for_stop to keep waiting or pause_execution to stop it."
+		}
+		return "Running."
+	case session.StateStopped:
+		if snap.ExitCode != nil {
+			return fmt.Sprintf("The program exited with code %d.", *snap.ExitCode)
+		}
+		return "The program has ended (" + snap.StateReason + ")."
+	case session.StateError:
+		return "The session failed: " + snap.StateReason + "."
+	}
+	return "State: " + string(snap.State) + "."
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
