@@ -120,6 +120,24 @@ var schemaOptions = &jsonschema.ForOptions{
 	TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[Int](): {Types: []string{"integer", "string"}, Description: "a whole number (numeric strings accepted)"},
 		reflect.TypeFor[any](): {},
+		// Variable nests itself through children, which schema inference
+		// cannot express; describe it by hand.
+		reflect.TypeFor[session.Variable](): variableSchema,
+	},
+}
+
+var variableSchema = &jsonschema.Schema{
+	Type:        "object",
+	Description: "a variable or value",
+	Properties: map[string]*jsonschema.Schema{
+		"name":               {Type: "string"},
+		"value":              {Type: "string", Description: "the value as the debugger shows it (cut at ~1 KB when truncated)"},
+		"type":               {Type: "string"},
+		"variablesReference": {Type: "integer", Description: "pass to get_variables as scope to expand; 0 when not expandable"},
+		"expandable":         {Type: "boolean"},
+		"truncated":          {Type: "boolean"},
+		"masked":             {Type: "boolean", Description: "the value looked like a secret and was hidden"},
+		"children":           {Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "expanded members, same shape"},
 	},
 }
 

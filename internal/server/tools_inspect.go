@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 
-	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
@@ -36,9 +35,18 @@ type scopesArgs struct {
 	FrameID   Int    `json:"frameId" jsonschema:"a frame id from get_stack_trace"`
 }
 
+type scopeInfo struct {
+	Name               string `json:"name"`
+	VariablesReference int    `json:"variablesReference"`
+	PresentationHint   string `json:"presentationHint,omitempty"`
+	Expensive          bool   `json:"expensive"`
+	NamedVariables     int    `json:"namedVariables,omitempty"`
+	IndexedVariables   int    `json:"indexedVariables,omitempty"`
+}
+
 type scopesResult struct {
 	Success bool        `json:"success"`
-	Scopes  []dap.Scope `json:"scopes"`
+	Scopes  []scopeInfo `json:"scopes"`
 }
 
 type variablesArgs struct {
@@ -171,10 +179,14 @@ func (s *Server) getScopes(ctx context.Context, a *scopesArgs) (*scopesResult, e
 	if err != nil {
 		return nil, err
 	}
-	if scopes == nil {
-		scopes = []dap.Scope{}
+	res := &scopesResult{Success: true, Scopes: []scopeInfo{}}
+	for _, sc := range scopes {
+		res.Scopes = append(res.Scopes, scopeInfo{
+			Name: sc.Name, VariablesReference: sc.VariablesReference, PresentationHint: sc.PresentationHint,
+			Expensive: sc.Expensive, NamedVariables: sc.NamedVariables, IndexedVariables: sc.IndexedVariables,
+		})
 	}
-	return &scopesResult{Success: true, Scopes: scopes}, nil
+	return res, nil
 }
 
 func (s *Server) getVariables(ctx context.Context, a *variablesArgs) (*variablesResult, error) {

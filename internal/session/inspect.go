@@ -190,7 +190,7 @@ func expand(ctx context.Context, r *run, vars []dap.Variable, depth int, budget 
 	for _, v := range vars {
 		sv := fromDAP(v, MaxValueLen)
 		*budget--
-		if depth > 0 && v.VariablesReference > 0 && *budget > 0 && !sv.Masked {
+		if depth > 0 && v.VariablesReference > 0 && *budget > 0 {
 			if kids, err := fetchVariables(ctx, r, v.VariablesReference, 0, 0); err == nil {
 				sv.Children = expand(ctx, r, filterSpecial(kids, false), depth-1, budget)
 			}

@@ -1,0 +1,34 @@
+# mcp-debugger: `make demo` runs a scripted agent session; `make test` runs every test.
+# Both install what they need (Go modules, debug adapters) on a fresh machine.
+
+export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
+GO ?= go
+BIN := bin/mcp-debugger
+
+.PHONY: build demo test adapters lint bench fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/mcp-debugger
+
+adapters:
+	scripts/install-adapters.sh
+
+demo: adapters build
+	$(GO) run ./examples/demo -server $(BIN)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt: $$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+test: adapters lint
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+bench: adapters build
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/bench/
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzReadFrame -fuzztime 60s ./internal/dap/
+
+clean:
+	rm -rf bin

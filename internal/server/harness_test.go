@@ -1,0 +1,174 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
+)
+
+// harness is an MCP client connected in memory to a fresh server, as an
+// agent would be.
+type harness struct {
+	t   *testing.T
+	ctx context.Context
+	srv *Server
+	cs  *mcp.ClientSession
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	srv := New(Options{Cwd: repoRoot(t)})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Close()
+		srv.Close()
+	})
+	return &harness{t: t, ctx: ctx, srv: srv, cs: cs}
+}
+
+func repoRoot(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+func mockProgram(t *testing.T, name string) string {
+	p := filepath.Join(repoRoot(t), "testdata", "mock", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// result is a decoded tool result.
+type result map[string]any
+
+// call invokes a tool and decodes its JSON text, checking that the text and
+// structuredContent agree.
+func (h *harness) call(tool string, args map[string]any) (result, bool) {
+	h.t.Helper()
+	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		h.t.Fatalf("%s: %v", tool, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var out result
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		h.t.Fatalf("%s: result text is not JSON: %v\n%s", tool, err, text)
+	}
+	structured, _ := json.Marshal(res.StructuredContent)
+	var sc result
+	if err := json.Unmarshal(structured, &sc); err != nil || len(sc) != len(out) {
+		h.t.Fatalf("%s: structuredContent %s differs from text %s", tool, structured, text)
+	}
+	if success, _ := out["success"].(bool); success == res.IsError {
+		h.t.Fatalf("%s: success=%v but isError=%v: %s", tool, success, res.IsError, text)
+	}
+	return out, res.IsError
+}
+
+// ok calls a tool that must succeed.
+func (h *harness) ok(tool string, args map[string]any) result {
+	h.t.Helper()
+	out, isErr := h.call(tool, args)
+	if isErr {
+		h.t.Fatalf("%s(%v) failed: %v (hint: %v)", tool, args, out["error"], out["hint"])
+	}
+	return out
+}
+
+// fail calls a tool that must fail, and checks that the failure explains
+// itself and says what to do.
+func (h *harness) fail(tool string, args map[string]any, wantInError string) result {
+	h.t.Helper()
+	out, isErr := h.call(tool, args)
+	if !isErr {
+		h.t.Fatalf("%s(%v) succeeded, want an error containing %q: %v", tool, args, wantInError, out)
+	}
+	msg, _ := out["error"].(string)
+	if !strings.Contains(msg, wantInError) {
+		h.t.Fatalf("%s error = %q, want it to contain %q", tool, msg, wantInError)
+	}
+	if hint, _ := out["hint"].(string); hint == "" {
+		h.t.Fatalf("%s error %q has no hint", tool, msg)
+	}
+	return out
+}
+
+// session creates a mock session and returns its id.
+func (h *harness) session() string {
+	h.t.Helper()
+	return h.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
+}
+
+func (r result) str(key string) string {
+	v, _ := r[key].(string)
+	return v
+}
+
+func (r result) num(key string) int {
+	v, _ := r[key].(float64)
+	return int(v)
+}
+
+func (r result) obj(key string) result {
+	v, _ := r[key].(map[string]any)
+	return result(v)
+}
+
+func (r result) list(key string) []result {
+	raw, _ := r[key].([]any)
+	out := make([]result, 0, len(raw))
+	for _, item := range raw {
+		m, _ := item.(map[string]any)
+		out = append(out, result(m))
+	}
+	return out
+}
+
+// locals maps a snapshot's (or a variables list's) names to values.
+func (r result) vars(key string) map[string]string {
+	out := map[string]string{}
+	for _, v := range r.list(key) {
+		out[v.str("name")] = v.str("value")
+	}
+	return out
+}
+
+// outputText joins a snapshot's or get_output's entries.
+func (r result) outputText(key string) string {
+	var b strings.Builder
+	for _, e := range r.list(key) {
+		b.WriteString(e.str("output"))
+	}
+	return b.String()
+}
+
+// wantStop checks a snapshot's state, reason and line.
+func wantStop(t *testing.T, snap result, reason string, line int) {
+	t.Helper()
+	if snap.str("state") != "paused" || snap.str("stopReason") != reason || snap.obj("location").num("line") != line {
+		t.Fatalf("want paused (%s) at line %d, got state=%s reason=%s location=%v message=%q",
+			reason, line, snap.str("state"), snap.str("stopReason"), snap["location"], snap.str("message"))
+	}
+}

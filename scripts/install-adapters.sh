@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the debug adapters that mcp-debugger's tests and demo use, when
+# they are missing. Idempotent: a machine that has them is left alone.
+#   scripts/install-adapters.sh [python] ...   (default: all)
+set -euo pipefail
+
+want=("$@")
+[ ${#want[@]} -gt 0 ] || want=(python)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null && sudo_cmd=(sudo) || { echo "install-adapters: run as root (or install sudo)" >&2; exit 1; }
+fi
+
+apt_updated=0
+apt_install() {
+  if [ $apt_updated -eq 0 ]; then
+    "${sudo_cmd[@]}" apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$@" >/dev/null
+}
+
+for lang in "${want[@]}"; do
+  case "$lang" in
+    python)
+      if /usr/bin/python3 -c 'import debugpy' 2>/dev/null; then
+        echo "python: debugpy present ($(/usr/bin/python3 -c 'import debugpy; print(debugpy.__version__)'))"
+      else
+        echo "python: installing python3-debugpy"
+        apt_install python3-debugpy
+      fi
+      ;;
+    *)
+      echo "install-adapters: unknown language $lang" >&2
+      exit 2
+      ;;
+  esac
+done
