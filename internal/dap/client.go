@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -98,15 +99,15 @@ type envelope struct {
 	Body       json.RawMessage `json:"body,omitempty"`
 }
 
+// request and response are the messages the client sends, without their
+// seq: write numbers them as it puts them on the wire.
 type request struct {
-	Seq       int    `json:"seq"`
 	Type      string `json:"type"`
 	Command   string `json:"command"`
 	Arguments any    `json:"arguments,omitempty"`
 }
 
 type response struct {
-	Seq        int    `json:"seq"`
 	Type       string `json:"type"`
 	RequestSeq int    `json:"request_seq"`
 	Success    bool   `json:"success"`
@@ -126,9 +127,9 @@ type Client struct {
 
 	writeMu sync.Mutex
 	wbuf    []byte
+	seq     int // last seq written; guarded by writeMu
 
 	mu      sync.Mutex
-	seq     int
 	pending map[int]chan envelope
 	queue   []Event
 	queued  chan struct{} // signalled when queue grows
@@ -138,6 +139,8 @@ type Client struct {
 	closed    chan struct{} // closed by Close
 	closeOnce sync.Once
 	pumpDone  chan struct{}
+
+	rwcOnce sync.Once // the transport is closed by Close or by the reader
 }
 
 // NewClient starts a client on rwc. The caller must call Close.
@@ -182,10 +185,18 @@ func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		close(c.closed)
-		err = c.rwc.Close()
+		err = c.closeTransport()
 		<-c.done
 		<-c.pumpDone
 	})
+	return err
+}
+
+// closeTransport closes the transport once. Only the first call reports an
+// error: a Close after the reader has closed a dead connection returns nil.
+func (c *Client) closeTransport() error {
+	var err error
+	c.rwcOnce.Do(func() { err = c.rwc.Close() })
 	return err
 }
 
@@ -201,20 +212,15 @@ type Pending struct {
 // as is (use the project's own structs where go-dap's omitempty would drop a
 // meaningful zero, such as frameId 0).
 func (c *Client) Send(command string, args any) (*Pending, error) {
-	c.mu.Lock()
-	if c.err != nil {
-		err := c.err
-		c.mu.Unlock()
+	if err := c.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", command, err)
 	}
-	c.seq++
-	seq := c.seq
 	reply := make(chan envelope, 1)
-	c.pending[seq] = reply
-	c.mu.Unlock()
-
-	if err := c.write(request{Seq: seq, Type: "request", Command: command, Arguments: args}); err != nil {
-		c.forget(seq)
+	seq, err := c.write(request{Type: "request", Command: command, Arguments: args}, reply)
+	if err != nil {
+		if errors.Is(err, ErrClosed) {
+			return nil, fmt.Errorf("%s: %w", command, err)
+		}
 		return nil, fmt.Errorf("send %s: %w", command, err)
 	}
 	return &Pending{c: c, seq: seq, command: command, reply: reply}, nil
@@ -273,12 +279,35 @@ func decodeResponse(command string, env envelope, body any) error {
 	return nil
 }
 
-// expandFormat fills DAP's "{name}" placeholders in an error message.
+// expandFormat fills DAP's "{name}" placeholders in an error message, in
+// one pass over format: values are inserted as they are, never expanded
+// again. Unknown placeholders are kept.
 func expandFormat(format string, vars map[string]string) string {
-	for k, v := range vars {
-		format = strings.ReplaceAll(format, "{"+k+"}", v)
+	if len(vars) == 0 {
+		return format
 	}
-	return format
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(format, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(format[open+1:], '}')
+		if end < 0 {
+			break
+		}
+		end += open + 1
+		if v, ok := vars[format[open+1:end]]; ok {
+			b.WriteString(format[:open])
+			b.WriteString(v)
+			format = format[end+1:]
+		} else {
+			b.WriteString(format[:open+1])
+			format = format[open+1:]
+		}
+	}
+	b.WriteString(format)
+	return b.String()
 }
 
 func (c *Client) forget(seq int) {
@@ -287,20 +316,59 @@ func (c *Client) forget(seq int) {
 	c.mu.Unlock()
 }
 
-func (c *Client) write(msg any) error {
-	body, err := json.Marshal(msg)
+// write numbers msg with the next seq and writes it. Numbering and writing
+// happen together under writeMu, so that seqs reach the wire in increasing
+// order as the specification requires. A non-nil reply is registered as
+// pending under the seq before the write, so that no answer can outrun it;
+// ErrClosed (wrapped) is returned when the connection has ended.
+func (c *Client) write(msg any, reply chan envelope) (int, error) {
+	// Marshal outside the lock; the seq is spliced in front of the fields.
+	obj, err := json.Marshal(msg)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	c.log.Debug("dap send", "msg", truncate(string(body), 2000))
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return 0, fmt.Errorf("dap: %T does not marshal to an object", msg)
+	}
+	fields := obj[1:]
+	if len(fields) > 1 {
+		fields = obj // the ',' goes where the '{' was
+		fields[0] = ','
+	}
+
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	c.wbuf = AppendFrame(c.wbuf[:0], body)
+	seq := c.seq + 1
+	if reply != nil {
+		c.mu.Lock()
+		if c.err != nil {
+			err := c.err
+			c.mu.Unlock()
+			return 0, err
+		}
+		c.pending[seq] = reply
+		c.mu.Unlock()
+	}
+	c.seq = seq
+
+	var num [32]byte
+	head := strconv.AppendInt(append(num[:0], `{"seq":`...), int64(seq), 10)
+	c.wbuf = append(c.wbuf[:0], "Content-Length: "...)
+	c.wbuf = strconv.AppendInt(c.wbuf, int64(len(head)+len(fields)), 10)
+	c.wbuf = append(c.wbuf, "\r\n\r\n"...)
+	start := len(c.wbuf)
+	c.wbuf = append(append(c.wbuf, head...), fields...)
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.log.Debug("dap send", "msg", truncateBytes(c.wbuf[start:], 2000))
+	}
 	_, err = c.rwc.Write(c.wbuf)
 	if cap(c.wbuf) > 1<<20 {
 		c.wbuf = nil
 	}
-	return err
+	if err != nil && reply != nil {
+		c.forget(seq)
+	}
+	return seq, err
 }
 
 type afterReadReader struct {
@@ -339,7 +407,7 @@ func (c *Client) readLoop() {
 			endErr = fmt.Errorf("%w: %v", ErrClosed, endErr)
 		}
 		// The stream cannot be resynchronised: make sure the peer sees the end too.
-		c.rwc.Close()
+		c.closeTransport()
 	}
 	c.mu.Lock()
 	c.err = endErr
@@ -354,10 +422,12 @@ func (c *Client) readLoop() {
 func (c *Client) dispatch(body []byte) {
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
-		c.log.Warn("dap: skipping undecodable message", "err", err, "msg", truncate(string(body), 200))
+		c.log.Warn("dap: skipping undecodable message", "err", err, "msg", truncateBytes(body, 200))
 		return
 	}
-	c.log.Debug("dap recv", "msg", truncate(string(body), 2000))
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.log.Debug("dap recv", "msg", truncateBytes(body, 2000))
+	}
 	switch env.Type {
 	case "response":
 		c.mu.Lock()
@@ -405,11 +475,7 @@ func (c *Client) answerReverse(req ReverseRequest) {
 	} else {
 		resp.Body = body
 	}
-	c.mu.Lock()
-	c.seq++
-	resp.Seq = c.seq
-	c.mu.Unlock()
-	if err := c.write(resp); err != nil {
+	if _, err := c.write(resp, nil); err != nil {
 		c.log.Warn("dap: answering reverse request", "command", req.Command, "err", err)
 	}
 }

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxMessageSize bounds one message body. Adapters send variables and
@@ -37,6 +39,10 @@ func ReadFrame(r *bufio.Reader) ([]byte, error) {
 		}
 		line, err := readHeaderLine(r)
 		if err != nil {
+			if err == io.EOF && lines > 0 {
+				// The stream ended inside a message's headers.
+				err = io.ErrUnexpectedEOF
+			}
 			return nil, err
 		}
 		if line == "" {
@@ -65,12 +71,29 @@ func ReadFrame(r *bufio.Reader) ([]byte, error) {
 			length = n
 		}
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r, body); err != nil {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
+	return readBody(r, length)
+}
+
+// bodyChunk is the most readBody allocates ahead of the bytes it has read.
+const bodyChunk = 1 << 20
+
+// readBody reads an n byte body. It does not take n on trust: beyond
+// bodyChunk, memory grows (by doubling) only as bytes actually arrive, so a
+// header that claims a huge body on a stream that then ends costs little.
+func readBody(r io.Reader, n int) ([]byte, error) {
+	body := make([]byte, 0, min(n, bodyChunk))
+	for len(body) < n {
+		if len(body) == cap(body) {
+			body = slices.Grow(body, min(n-len(body), len(body)))
 		}
-		return nil, err
+		m, err := io.ReadFull(r, body[len(body):min(cap(body), n)])
+		body = body[:len(body)+m]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
 	}
 	return body, nil
 }
@@ -81,6 +104,10 @@ func readHeaderLine(r *bufio.Reader) (string, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
+		if err == nil && line == nil && len(chunk) <= maxHeaderLine {
+			// The common case: the whole line was in the buffer.
+			return string(bytes.TrimRight(chunk, "\r\n")), nil
+		}
 		line = append(line, chunk...)
 		if len(line) > maxHeaderLine {
 			return "", fmt.Errorf("%w: header line over %d bytes", ErrFraming, maxHeaderLine)
@@ -114,10 +141,19 @@ func WriteFrame(w io.Writer, body []byte) error {
 	return err
 }
 
+// truncate cuts s to at most n bytes (plus an ellipsis) for a log or an
+// error message, without splitting a character, and makes it valid UTF-8.
 func truncate(s string, n int) string {
-	s = string(bytes.ToValidUTF8([]byte(s), []byte("?")))
-	if len(s) > n {
-		return s[:n] + "…"
+	if len(s) <= n {
+		return strings.ToValidUTF8(s, "?")
 	}
-	return s
+	for i := 0; i < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); i++ {
+		n--
+	}
+	return strings.ToValidUTF8(s[:n], "?") + "…"
+}
+
+// truncateBytes is truncate for a byte slice, copying only what is kept.
+func truncateBytes(b []byte, n int) string {
+	return truncate(string(b[:min(len(b), n+utf8.UTFMax)]), n)
 }
