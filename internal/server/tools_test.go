@@ -441,3 +441,18 @@ func TestGetSourceContext(t *testing.T) {
 	}
 	h.fail("get_source_context", map[string]any{"sessionId": id, "file": "testdata/mock/basic.mock", "line": 400}, "outside")
 }
+
+func TestDryRunSpawnStartsNothing(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	out := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "args": []string{"a"}, "dryRunSpawn": true})
+	req := out.obj("data").obj("launchRequest")
+	if req.str("program") != prog || out.str("state") != "created" {
+		t.Fatalf("dry run: %v", out)
+	}
+	// Nothing started: a real start still works.
+	if end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}); end.str("state") != "stopped" {
+		t.Errorf("start after a dry run: %v", end)
+	}
+}
