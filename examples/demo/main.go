@@ -106,6 +106,12 @@ func run(serverPath, program string) error {
 	if err != nil {
 		return err
 	}
+	if end["stopReason"] == "exception" {
+		fmt.Println("\n   → debugpy stops on sys.exit(1) as an uncaught SystemExit; continue once more to let it end.")
+		if end, err = a.call("continue_execution", map[string]any{"sessionId": id}); err != nil {
+			return err
+		}
+	}
 	fmt.Printf("\n   → program ended with exit code %v\n", end["exitCode"])
 	if _, err := a.call("close_debug_session", map[string]any{"sessionId": id}); err != nil {
 		return err

@@ -90,43 +90,43 @@ func (p *Process) Exited() bool {
 	}
 }
 
-// Kill ends the process, its group and every descendant (found before any
-// signal is sent, since a child that re-parents to init is lost to its
-// group leader). It returns once the process itself has been reaped.
+// Kill ends the process and everything it started, and returns once all of
+// it has exited. The tree is found by process group as well as by parent
+// (a child whose parent already exited is re-parented to init and lost to
+// the parent walk, but stays in the group: debugpy's launcher does this when
+// its adapter exits first), and pinned with pidfds before any signal, so pid
+// reuse cannot redirect one. Everything gets SIGTERM (SIGKILL if the leader
+// is already gone), and whatever is alive after killGrace gets SIGKILL.
 func (p *Process) Kill() {
-	if p.Exited() {
-		killTree(p.Pid(), false)
-		return
+	var fds []int
+	for _, pid := range treeOf(p.Pid()) {
+		if fd, err := pidfdOpen(pid); err == nil {
+			fds = append(fds, fd)
+		}
 	}
-	killTree(p.Pid(), true)
+	sig := syscall.SIGTERM
+	if p.Exited() {
+		sig = syscall.SIGKILL
+	}
+	_ = syscall.Kill(-p.Pid(), sig)
+	_ = syscall.Kill(p.Pid(), sig)
+	for _, fd := range fds {
+		_ = pidfdSignal(fd, sig)
+	}
+	deadline := time.Now().Add(killGrace)
 	select {
 	case <-p.done:
 	case <-time.After(killGrace):
-		killTree(p.Pid(), false)
+		_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
+		_ = syscall.Kill(p.Pid(), syscall.SIGKILL)
 		<-p.done
 	}
-}
-
-// killTree signals pid's group and descendants: SIGTERM first when gentle,
-// SIGKILL otherwise.
-func killTree(pid int, gentle bool) {
-	sig := syscall.SIGKILL
-	if gentle {
-		sig = syscall.SIGTERM
-	}
-	targets := append(Descendants(pid), pid)
-	groups := map[int]bool{}
-	for _, t := range targets {
-		if g, err := syscall.Getpgid(t); err == nil && g != syscall.Getpgrp() {
-			groups[g] = true
+	for _, fd := range fds {
+		if !pidfdWait(fd, time.Until(deadline)) {
+			_ = pidfdSignal(fd, syscall.SIGKILL)
+			pidfdWait(fd, reapWait)
 		}
-	}
-	groups[pid] = true
-	for g := range groups {
-		_ = syscall.Kill(-g, sig)
-	}
-	for _, t := range targets {
-		_ = syscall.Kill(t, sig)
+		syscall.Close(fd)
 	}
 }
 
@@ -152,25 +152,15 @@ func KillAll() {
 
 // Alive reports whether a process with this pid exists and is not a zombie.
 func Alive(pid int) bool {
-	state, _, err := statOf(pid)
-	return err == nil && state != "Z" && state != "X"
+	_, err := statOf(pid)
+	return err == nil
 }
 
 // Descendants lists every live descendant of pid, read from /proc.
 func Descendants(pid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
 	children := map[int][]int{}
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if _, ppid, err := statOf(child); err == nil {
-			children[ppid] = append(children[ppid], child)
-		}
+	for child, st := range scan() {
+		children[st.ppid] = append(children[st.ppid], child)
 	}
 	var out []int
 	queue := []int{pid}
@@ -185,25 +175,55 @@ func Descendants(pid int) []int {
 	return out
 }
 
-// statOf reads a process's state letter and parent pid from /proc/PID/stat.
-func statOf(pid int) (state string, ppid int, err error) {
+// procStat is what we read of /proc/PID/stat.
+type procStat struct {
+	ppid, pgrp int
+}
+
+// scan reads every live (not zombie) process.
+func scan() map[int]procStat {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	out := map[int]procStat{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := statOf(pid); err == nil {
+			out[pid] = st
+		}
+	}
+	return out
+}
+
+var errGone = errors.New("proc: no such live process")
+
+// statOf reads a live process's parent and group from /proc/PID/stat.
+func statOf(pid int) (procStat, error) {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return "", 0, err
+		return procStat{}, err
 	}
-	// The command name is in parentheses and may contain spaces.
+	// The command name is in parentheses and may contain anything.
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return "", 0, errors.New("proc: malformed stat")
+		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
 	}
-	fields := strings.Fields(s[i+1:])
-	if len(fields) < 2 {
-		return "", 0, errors.New("proc: malformed stat")
+	f := strings.Fields(s[i+1:])
+	if len(f) < 3 {
+		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
 	}
-	ppid, err = strconv.Atoi(fields[1])
-	if err != nil {
-		return "", 0, fmt.Errorf("proc: parent pid: %w", err)
+	if f[0] == "Z" || f[0] == "X" {
+		return procStat{}, errGone
 	}
-	return fields[0], ppid, nil
+	ppid, err1 := strconv.Atoi(f[1])
+	pgrp, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil {
+		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
+	}
+	return procStat{ppid: ppid, pgrp: pgrp}, nil
 }

@@ -1,0 +1,156 @@
+// Command mcp-debugger is an MCP server that lets agents debug programs:
+// breakpoints, steps, stacks, variables and expressions, through each
+// language's real debug adapter.
+//
+// Usage:
+//
+//	mcp-debugger [stdio] [--log-file FILE] [--log-level debug|info|warn]
+//	mcp-debugger doctor
+//	mcp-debugger version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/server"
+)
+
+// version is set with -ldflags "-X main.version=…"; otherwise the module
+// version from the build info is used.
+var version = ""
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "stdio"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	server.Version = versionString()
+	switch cmd {
+	case "stdio":
+		return serveStdio(args, stderr)
+	case "doctor":
+		return doctor(stdout)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "mcp-debugger %s (%s, %s/%s)\n", server.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return 0
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "mcp-debugger: unknown command %q\n\n", cmd)
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `mcp-debugger: an MCP server for debugging programs with real debug adapters.
+
+Commands:
+  stdio     serve MCP on stdin/stdout (the default)
+            --log-file FILE   write logs there instead of stderr
+            --log-level LEVEL debug, info (default) or warn
+  doctor    show, per language, whether its debug adapter is installed and how to install it
+  version   print the version
+`)
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func serveStdio(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("stdio", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
+	logLevel := fs.String("log-level", "info", "debug, info or warn")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: bad --log-level %q\n", *logLevel)
+		return 2
+	}
+	logOut := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		logOut = f
+	}
+	// Logs never go to stdout: stdout carries the MCP protocol.
+	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	srv := server.New(server.Options{Logger: log})
+	err := srv.MCP().Run(ctx, &mcp.StdioTransport{})
+	// Whatever ended the server (stdin closed, a signal), no debug adapter
+	// or debuggee survives it.
+	srv.Close()
+	proc.KillAll()
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		log.Error("server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func doctor(stdout io.Writer) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LANGUAGE\tSTATUS\tVERSION\tDETAILS")
+	for _, a := range adapter.All() {
+		lang, av := a.Language(), a.Check(ctx)
+		status, details := "available", av.Path
+		if !av.Installed {
+			status = "missing"
+			details = av.Reason
+			if av.InstallHint != "" {
+				details += "; install: " + av.InstallHint
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", lang.ID, status, orDash(av.Version), details)
+	}
+	tw.Flush()
+	return 0
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

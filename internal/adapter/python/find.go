@@ -1,0 +1,543 @@
+package python
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// probeSource prints what an interpreter offers; it runs on Python 2.7 too.
+//
+//go:embed scripts/probe.py
+var probeSource string
+
+const (
+	// probeTimeout bounds one probe: a cold interpreter on a slow disk can
+	// take a second or two to start; more than this means it hangs.
+	probeTimeout = 15 * time.Second
+	// probeParallelism bounds concurrent probes of the machine-wide search.
+	probeParallelism = 4
+	// pythonPathEnv names the interpreter the user prefers, like the
+	// reference implementation's variable of the same name.
+	pythonPathEnv = "PYTHON_PATH"
+)
+
+// probeEnvKeys are the variables that change what an interpreter imports or
+// which interpreter a pyenv shim runs; they are part of the cache key.
+var probeEnvKeys = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONUSERBASE", "PYENV_VERSION", "PATH"}
+
+// interpreter is what one probe learned about a Python executable.
+type interpreter struct {
+	// Path is the executable as given or found (it may be a pyenv shim).
+	Path string
+	// Executable is its sys.executable: the real interpreter behind a shim.
+	Executable   string
+	Major, Minor int
+	Version      string
+	// Debugpy is debugpy's version, empty when it cannot be imported.
+	Debugpy string
+	// DebugpyDir is the debugpy package directory.
+	DebugpyDir string
+	// ImportError says why debugpy could not be imported.
+	ImportError string
+}
+
+func (i *interpreter) hasDebugpy() bool { return i != nil && i.Debugpy != "" }
+
+// atLeast reports whether the interpreter is Python major.minor or later.
+func (i *interpreter) atLeast(major, minor int) bool {
+	return i.Major > major || (i.Major == major && i.Minor >= minor)
+}
+
+// search says where to look for interpreters and how to probe them.
+type search struct {
+	// explicit is the interpreter the user chose (executablePath).
+	explicit string
+	// dir is the working directory for probes of shims, whose choice of
+	// interpreter depends on it (pyenv's .python-version).
+	dir string
+	// env overrides the server's environment for probes.
+	env map[string]string
+}
+
+func (s search) getenv(key string) string {
+	if v, ok := s.env[key]; ok {
+		return v
+	}
+	return os.Getenv(key)
+}
+
+// environ is the server's environment with s.env applied.
+func (s search) environ() []string {
+	return mergeEnv(os.Environ(), s.env)
+}
+
+// candidate is an interpreter to try and where it came from.
+type candidate struct {
+	path   string
+	origin string
+	// missing says why a named interpreter could not be found.
+	missing error
+}
+
+// tried is one interpreter looked at, for the error that names them all.
+type tried struct {
+	candidate
+	info *interpreter
+	err  error
+}
+
+func (t tried) String() string {
+	name := t.path
+	if t.origin != "" {
+		name += " (" + t.origin + ")"
+	}
+	switch {
+	case t.missing != nil:
+		return name + ": " + t.missing.Error()
+	case t.err != nil:
+		return name + ": " + t.err.Error()
+	case t.info.hasDebugpy():
+		return fmt.Sprintf("%s: Python %s, debugpy %s", name, t.info.Version, t.info.Debugpy)
+	default:
+		return fmt.Sprintf("%s: Python %s, %s", name, t.info.Version, t.info.ImportError)
+	}
+}
+
+// finder finds interpreters and caches what their probes said.
+type finder struct {
+	mu    sync.Mutex
+	cache map[string]*cacheEntry
+	deps  map[string]*depsEntry
+
+	// system lists interpreters installed beyond PATH, best first; tests
+	// replace it to keep the machine out of their results.
+	system func() []string
+	// probes counts probe processes run, so tests can see the cache work.
+	probes atomic.Int64
+}
+
+func newFinder() *finder {
+	return &finder{
+		cache:  map[string]*cacheEntry{},
+		deps:   map[string]*depsEntry{},
+		system: systemInterpreters,
+	}
+}
+
+// preferred lists, in order, the interpreters the user points at: the
+// explicit choice, PYTHON_PATH, then python3 and python on PATH.
+func (f *finder) preferred(s search) []candidate {
+	var out []candidate
+	named := func(value, origin string) {
+		p, err := exec.LookPath(value)
+		if err != nil {
+			out = append(out, candidate{path: value, origin: origin, missing: errors.New("not found or not executable")})
+			return
+		}
+		out = append(out, candidate{path: absPath(p), origin: origin})
+	}
+	if s.explicit != "" {
+		named(s.explicit, "executablePath")
+	}
+	if v := s.getenv(pythonPathEnv); v != "" {
+		named(v, pythonPathEnv)
+	}
+	for _, name := range []string{"python3", "python"} {
+		if p, err := lookPathIn(name, s.getenv("PATH")); err == nil {
+			out = append(out, candidate{path: p, origin: name + " on PATH"})
+		}
+	}
+	return out
+}
+
+// lookPathIn is exec.LookPath against a given PATH (the launch
+// environment's, which may differ from the server's).
+func lookPathIn(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return absPath(p), nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// program returns the interpreter that runs the user's program: the first
+// preferred candidate, whether or not it has debugpy. A named interpreter
+// (executablePath, PYTHON_PATH) that does not exist is an error rather
+// than silently replaced.
+func (f *finder) program(ctx context.Context, s search) (*interpreter, error) {
+	cands := f.preferred(s)
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	c := cands[0]
+	if c.missing != nil {
+		return nil, fmt.Errorf("python interpreter %s (%s): %w", c.path, c.origin, c.missing)
+	}
+	info, err := f.probe(ctx, c.path, s)
+	if err != nil {
+		return nil, fmt.Errorf("python interpreter %s (%s): %w", c.path, c.origin, err)
+	}
+	return info, nil
+}
+
+// findDebugpy returns the first interpreter, in the order of preferred and
+// then machine-wide, that can import debugpy, and every one it looked at.
+func (f *finder) findDebugpy(ctx context.Context, s search) (*interpreter, []tried) {
+	all := f.probeAll(ctx, f.preferred(s), s)
+	for _, t := range all {
+		if t.info.hasDebugpy() {
+			return t.info, all
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range all {
+		seen[realPath(t.path)] = true
+		if t.info != nil {
+			seen[realPath(t.info.Executable)] = true
+		}
+	}
+	var more []candidate
+	for _, p := range f.system() {
+		if rp := realPath(p); !seen[rp] {
+			seen[rp] = true
+			more = append(more, candidate{path: p, origin: "found on this machine"})
+		}
+	}
+	rest := f.probeAll(ctx, more, s)
+	all = append(all, rest...)
+	for _, t := range rest {
+		if t.info.hasDebugpy() {
+			return t.info, all
+		}
+	}
+	return nil, all
+}
+
+// probeAll probes candidates concurrently, keeping their order.
+func (f *finder) probeAll(ctx context.Context, cands []candidate, s search) []tried {
+	out := make([]tried, len(cands))
+	sem := make(chan struct{}, probeParallelism)
+	var wg sync.WaitGroup
+	for i, c := range cands {
+		out[i].candidate = c
+		if c.missing != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i].info, out[i].err = f.probe(ctx, c.path, s)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// cacheEntry is a probe's result, valid while none of the files it depends
+// on has changed.
+type cacheEntry struct {
+	info  *interpreter
+	err   error
+	stamp []fileStamp
+}
+
+// fileStamp is what a file looked like when a probe ran.
+type fileStamp struct {
+	path   string
+	exists bool
+	mtime  time.Time
+	size   int64
+}
+
+func stampOf(path string) fileStamp {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{path: path}
+	}
+	return fileStamp{path: path, exists: true, mtime: st.ModTime(), size: st.Size()}
+}
+
+func (e *cacheEntry) valid() bool {
+	for _, s := range e.stamp {
+		if stampOf(s.path) != s {
+			return false
+		}
+	}
+	return true
+}
+
+// probeKey identifies a probe: the same executable may mean another
+// interpreter in another directory (a pyenv shim) or import other things
+// under another environment.
+func probeKey(path string, s search) string {
+	var b strings.Builder
+	b.WriteString(path)
+	if isScript(path) {
+		b.WriteString("\x00" + s.dir)
+	}
+	for _, k := range probeEnvKeys {
+		b.WriteString("\x00" + s.getenv(k))
+	}
+	return b.String()
+}
+
+// isScript reports whether path is a "#!" script, such as a pyenv shim.
+func isScript(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [2]byte
+	_, err = io.ReadFull(f, head[:])
+	return err == nil && string(head[:]) == "#!"
+}
+
+// probeResult is what scripts/probe.py prints.
+type probeResult struct {
+	Executable string   `json:"executable"`
+	Version    []int    `json:"version"`
+	Watch      []string `json:"watch"`
+	Debugpy    string   `json:"debugpy"`
+	DebugpyDir string   `json:"debugpy_dir"`
+	Error      string   `json:"error"`
+}
+
+// probe runs one short interpreter process, unless an earlier probe of the
+// same interpreter is still valid. A negative answer stays valid until a
+// directory on the interpreter's import path changes (installing debugpy
+// adds a directory there), a positive one until debugpy's directory does.
+func (f *finder) probe(ctx context.Context, path string, s search) (*interpreter, error) {
+	key := probeKey(path, s)
+	f.mu.Lock()
+	e := f.cache[key]
+	f.mu.Unlock()
+	if e != nil && e.valid() {
+		return e.info, e.err
+	}
+	stamp := []fileStamp{stampOf(path)}
+	info, res, err := f.runProbe(ctx, path, s)
+	if err != nil && ctx.Err() != nil {
+		return nil, err // not the interpreter's fault: do not remember it
+	}
+	if info != nil {
+		stamp = append(stamp, stampOf(info.Executable))
+		if info.hasDebugpy() {
+			stamp = append(stamp, stampOf(info.DebugpyDir))
+		} else {
+			for _, w := range res.Watch {
+				stamp = append(stamp, stampOf(w))
+			}
+		}
+	}
+	f.mu.Lock()
+	f.cache[key] = &cacheEntry{info: info, err: err, stamp: stamp}
+	f.mu.Unlock()
+	return info, err
+}
+
+func (f *finder) runProbe(ctx context.Context, path string, s search) (*interpreter, *probeResult, error) {
+	f.probes.Add(1)
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "-c", probeSource)
+	cmd.Dir = s.dir
+	cmd.Env = s.environ()
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("probing %s: %w", path, ctx.Err())
+		}
+		return nil, nil, fmt.Errorf("not a working Python interpreter (%v): %s", err, firstLine(stderr.String()))
+	}
+	var res probeResult
+	out := bytes.TrimSpace(stdout.Bytes())
+	if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
+		out = out[i+1:]
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Version) < 2 {
+		return nil, nil, fmt.Errorf("not a Python interpreter: unexpected probe output %q", firstLine(stdout.String()))
+	}
+	info := &interpreter{
+		Path:        path,
+		Executable:  res.Executable,
+		Major:       res.Version[0],
+		Minor:       res.Version[1],
+		Version:     joinInts(res.Version, "."),
+		Debugpy:     res.Debugpy,
+		DebugpyDir:  res.DebugpyDir,
+		ImportError: res.Error,
+	}
+	if info.Executable == "" {
+		info.Executable = path
+	}
+	return info, &res, nil
+}
+
+func joinInts(v []int, sep string) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, sep)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		// Python's tracebacks end with the line that says what went wrong.
+		s = s[i+1:]
+	}
+	const limit = 300
+	if len(s) > limit {
+		s = s[:limit] + "…"
+	}
+	return s
+}
+
+var (
+	versionedPython = regexp.MustCompile(`^python3\.(\d+)$`)
+	digits          = regexp.MustCompile(`\d+`)
+)
+
+// systemInterpreters lists interpreters installed beyond PATH, newest
+// first within each place: the distribution's, /usr/local's, pyenv's,
+// uv's and conda's.
+func systemInterpreters() []string {
+	home, _ := os.UserHomeDir()
+	var out []string
+	out = append(out, "/usr/bin/python3", "/usr/local/bin/python3")
+	for _, dir := range []string{"/usr/bin", "/usr/local/bin"} {
+		out = append(out, versionedIn(dir)...)
+	}
+	pyenvRoot := os.Getenv("PYENV_ROOT")
+	if pyenvRoot == "" && home != "" {
+		pyenvRoot = filepath.Join(home, ".pyenv")
+	}
+	if pyenvRoot != "" {
+		out = append(out, newestFirst(filepath.Join(pyenvRoot, "versions", "*", "bin", "python3"), 3)...)
+	}
+	if home != "" {
+		out = append(out, newestFirst(filepath.Join(home, ".local", "share", "uv", "python", "*", "bin", "python3"), 4)...)
+		for _, d := range []string{"miniforge3", "miniconda3", "anaconda3"} {
+			out = append(out, filepath.Join(home, d, "bin", "python3"))
+		}
+	}
+	out = append(out, "/opt/conda/bin/python3", "/opt/homebrew/bin/python3")
+	var exist []string
+	for _, p := range out {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			exist = append(exist, p)
+		}
+	}
+	return exist
+}
+
+// versionedIn lists dir/python3.N, highest N first.
+func versionedIn(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	type v struct {
+		path  string
+		minor int
+	}
+	var vs []v
+	for _, e := range entries {
+		if m := versionedPython.FindStringSubmatch(e.Name()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			vs = append(vs, v{filepath.Join(dir, e.Name()), n})
+		}
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i].minor > vs[j].minor })
+	out := make([]string, len(vs))
+	for i, x := range vs {
+		out[i] = x.path
+	}
+	return out
+}
+
+// newestFirst globs pattern and sorts by the version in path element
+// depth (counted from the end), so pyenv's 3.13.0 comes before 3.9.18.
+func newestFirst(pattern string, depth int) []string {
+	matches, _ := filepath.Glob(pattern)
+	key := func(p string) []int {
+		parts := strings.Split(p, string(filepath.Separator))
+		if len(parts) < depth {
+			return nil
+		}
+		var nums []int
+		for _, f := range digits.FindAllString(parts[len(parts)-depth], 3) {
+			n, _ := strconv.Atoi(f)
+			nums = append(nums, n)
+		}
+		return nums
+	}
+	sort.SliceStable(matches, func(i, j int) bool {
+		a, b := key(matches[i]), key(matches[j])
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if a[k] != b[k] {
+				return a[k] > b[k]
+			}
+		}
+		return len(a) > len(b)
+	})
+	return matches
+}
+
+// mergeEnv applies overrides to a KEY=VALUE list.
+func mergeEnv(base []string, overrides map[string]string) []string {
+	if len(overrides) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(overrides))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := overrides[k]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for k, v := range overrides {
+		out = append(out, k+"="+v)
+	}
+	return out
+}

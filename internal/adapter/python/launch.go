@@ -1,0 +1,232 @@
+package python
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// minMajor and minMinor: debugpy 1.6 asserts Python 3.7 on import; saying
+// so up front beats the launcher's traceback and the adapter's timeout.
+const minMajor, minMinor = 3, 7
+
+// Launch starts debugpy's adapter for a program to be launched.
+func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, error) {
+	conn, _, err := a.launch(ctx, cfg)
+	return conn, err
+}
+
+// launch is Launch, also returning the adapter process for tests.
+func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, *proc.Process, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(cfg.Program)
+	}
+	s := search{explicit: cfg.ExecutablePath, dir: cwd, env: cfg.Env}
+
+	prog, err := a.finder.program(ctx, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if prog == nil {
+		return nil, nil, unavailableError(nil)
+	}
+	if !prog.atLeast(minMajor, minMinor) {
+		return nil, nil, fmt.Errorf("%s is Python %s; debugpy needs Python %d.%d or later (choose another interpreter with executablePath or PYTHON_PATH)",
+			prog.Path, prog.Version, minMajor, minMinor)
+	}
+	host := prog
+	if !prog.hasDebugpy() {
+		var all []tried
+		host, all = a.finder.findDebugpy(ctx, s)
+		if host == nil {
+			return nil, nil, unavailableError(all)
+		}
+	}
+
+	var cleanups []func()
+	cleanup := func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			cleanup()
+		}
+	}()
+
+	nodelay := noDelayEnabled()
+	_, userPython := cfg.Extra["python"]
+	if _, legacy := cfg.Extra["pythonPath"]; legacy {
+		userPython = true
+	}
+	var scripts string
+	if (nodelay && !userPython) || !prog.hasDebugpy() {
+		scripts, err = scriptsDir(&cleanups)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+
+	env := launchEnv(cfg)
+	if !prog.hasDebugpy() {
+		modules, err := a.finder.borrowedModules(ctx, prog, host, s, scripts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, err
+			}
+			return nil, nil, &adapter.UnavailableError{
+				Language:    languageID,
+				Reason:      err.Error(),
+				InstallHint: prog.Path + " -m pip install debugpy",
+			}
+		}
+		dir, err := linkDir(host.DebugpyDir, modules)
+		if err != nil {
+			return nil, nil, err
+		}
+		cleanups = append(cleanups, func() { os.RemoveAll(dir) })
+		appendPythonPath(env, dir)
+	}
+
+	args := launchArguments(cfg, cwd, env)
+	if !userPython {
+		shim := ""
+		if nodelay {
+			shim = filepath.Join(scripts, debuggeeShimName)
+		}
+		pythonArgs, _ := stringList(cfg.Extra["pythonArgs"])
+		if shim != "" && len(pythonArgs) > 0 {
+			// debugpy appends pythonArgs to "python", after the shim.
+			delete(args, "pythonArgs")
+		} else {
+			pythonArgs = nil
+		}
+		args["python"] = debuggeePython(prog, shim, pythonArgs)
+		if _, set := cfg.Extra["debugLauncherPython"]; !set && prog.Executable != prog.Path && isScript(prog.Path) {
+			// The launcher is debugpy's, not the user's: run it without a
+			// pyenv shim's ~75 ms. The program still runs through the shim.
+			args["debugLauncherPython"] = prog.Executable
+		}
+	}
+
+	cmd := exec.Command(host.Executable, adapterArgs(nodelay)...)
+	cmd.Dir = cwd
+	cmd.Env = s.environ()
+	if cfg.DryRun {
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: cmd.Args}, nil, nil
+	}
+	transport, p, err := adapter.StartStdio(cmd, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start debugpy adapter with %s: %w", host.Path, err)
+	}
+	cleanups = append(cleanups, p.Kill)
+	log.Debug("debugpy adapter started", "python", host.Executable, "debugpy", host.Debugpy,
+		"program_python", prog.Path, "nodelay", nodelay, "pid", p.Pid())
+	ok = true
+	return &adapter.Connection{
+		Transport: transport,
+		Request:   "launch",
+		Arguments: args,
+		AdapterID: adapterID,
+		Quirks:    quirks(),
+		Command:   cmd.Args,
+		Cleanup:   cleanup,
+	}, p, nil
+}
+
+// launchEnv is the launch request's "env": cfg.Env, with the agent's
+// dapLaunchArgs "env" merged over it key by key rather than replacing it,
+// so that what the launch adds (PYTHONPATH, see importpath.go) survives. A
+// null value unsets an inherited variable, as debugpy defines.
+func launchEnv(cfg adapter.LaunchConfig) map[string]any {
+	env := make(map[string]any, len(cfg.Env))
+	for k, v := range cfg.Env {
+		env[k] = v
+	}
+	switch extra := cfg.Extra["env"].(type) {
+	case map[string]any:
+		maps.Copy(env, extra)
+	case map[string]string:
+		for k, v := range extra {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// launchArguments are debugpy's launch arguments, the agent's
+// dapLaunchArgs (cfg.Extra) overriding ours, except "env", which the
+// caller has merged (launchEnv).
+func launchArguments(cfg adapter.LaunchConfig, cwd string, env map[string]any) map[string]any {
+	progArgs := cfg.Args
+	if progArgs == nil {
+		progArgs = []string{}
+	}
+	args := map[string]any{
+		"type":        "python",
+		"request":     "launch",
+		"program":     cfg.Program,
+		"args":        progArgs,
+		"cwd":         cwd,
+		"env":         env,
+		"stopOnEntry": cfg.StopOnEntry,
+		// Program output comes back as DAP output events only with the
+		// internal console and redirection.
+		"console":         "internalConsole",
+		"redirectOutput":  true,
+		"justMyCode":      true,
+		"showReturnValue": true,
+	}
+	maps.Copy(args, cfg.Extra)
+	args["env"] = env
+	return args
+}
+
+// stringList reads a JSON-decoded list of strings.
+func stringList(v any) ([]string, bool) {
+	switch l := v.(type) {
+	case []string:
+		return l, true
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			s, ok := x.(string)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// scriptsDir installs the script files in the user's cache directory, or,
+// when that cannot be written, in a temporary directory removed on cleanup.
+func scriptsDir(cleanups *[]func()) (string, error) {
+	if root, err := scriptsRoot(); err == nil {
+		if dir, err := installScripts(root); err == nil {
+			return dir, nil
+		}
+	}
+	tmp, err := os.MkdirTemp("", "mcp-debugger-scripts-")
+	if err != nil {
+		return "", fmt.Errorf("debugpy scripts: %w", err)
+	}
+	*cleanups = append(*cleanups, func() { os.RemoveAll(tmp) })
+	return installScripts(tmp)
+}

@@ -1,0 +1,74 @@
+# mcp-debugger: starts a debuggee exactly as debugpy's launcher would
+# ("python <debugpy dir> --connect HOST:PORT ... program args"), with
+# TCP_NODELAY on the one socket that connects to debugpy's adapter, and on
+# nothing else: not on the program's own sockets (see nodelay.go).
+#
+# debugpy hides from the user's stack (and never traces) files whose name
+# ends in "debugpy_launcher.py", which is why this one is so named: its
+# frame stays at the bottom of the main thread while the program runs.
+import sys
+
+
+def _mcp_debugger_start():
+    import os
+    import socket
+
+    argv = sys.argv[1:]
+    # For Python 3.11+ debugpy's launcher appends "-X frozen_modules=off"
+    # after this script's name, where it is a plain argument; the
+    # interpreter already had it from before the script.
+    if argv[:2] == ["-X", "frozen_modules=off"]:
+        del argv[:2]
+    if (
+        len(argv) < 3
+        or argv[1] != "--connect"
+        or not os.path.isfile(os.path.join(argv[0], "__main__.py"))
+    ):
+        # Not a start we know (noDebug, or another debugpy's command line):
+        # run the command line as the interpreter would have.
+        os.execv(sys.executable, [sys.executable] + argv)
+
+    host, sep, port = argv[2].rpartition(":")
+    if not sep:
+        host = "127.0.0.1"
+    target = (host, int(port))
+
+    cls = socket.socket
+    own = cls.__dict__.get("connect")
+    inherited = cls.connect
+
+    def restore():
+        if own is None:
+            del cls.connect
+        else:
+            cls.connect = own
+
+    def connect(self, address):
+        if not (isinstance(address, tuple) and tuple(address[:2]) == target):
+            return inherited(self, address)
+        # One shot: pydevd connects once, before the program runs; from here
+        # on socket.socket is what the program would have had.
+        restore()
+        inherited(self, address)
+        try:
+            self.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
+
+    cls.connect = connect
+
+    # Look exactly like "python <debugpy dir> ...": argv[0] is debugpy's
+    # directory (runpy puts it first on sys.path, where this script's
+    # directory was), and debugpy sets sys.argv for the program itself.
+    sys.argv[:] = argv
+    here = os.path.dirname(os.path.realpath(__file__))
+    if sys.path and sys.path[0] and os.path.realpath(sys.path[0]) == here:
+        del sys.path[0]
+    return argv[0]
+
+
+_mcp_debugger_debugpy = _mcp_debugger_start()
+del _mcp_debugger_start
+import runpy  # noqa: E402
+
+runpy.run_path(_mcp_debugger_debugpy, run_name="__main__")

@@ -1,0 +1,317 @@
+// Package bench compares each debugging operation done through
+// mcp-debugger (the built binary, over stdio, as an agent calls it) with the
+// same operation in raw DAP against the same debug adapter.
+//
+//	make bench     (or: go test -run '^$' -bench . -benchtime 20x ./internal/bench/)
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-dap"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// The operations timed, in the order a session does them.
+var ops = []string{"first_stop", "locals", "step_over", "continue", "evaluate", "close"}
+
+const (
+	breakLine  = 22 // subtotal += line_total(item, qty)
+	expression = "subtotal + 1"
+)
+
+func program(b *testing.B) string {
+	p, err := filepath.Abs("../../examples/python/orders.py")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkPython runs one Python session per iteration both ways and
+// reports each operation's median in ms, the ratio, and the server's memory.
+func BenchmarkPython(b *testing.B) {
+	testenv.RequireAdapter(b, "python")
+	prog := program(b)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	srv := startServer(ctx, b)
+	defer srv.close()
+
+	viaMCP := map[string][]time.Duration{}
+	viaDAP := map[string][]time.Duration{}
+	// One untimed round of each warms the OS caches and the interpreter's .pyc files.
+	if _, err := srv.session(ctx, prog); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := rawSession(ctx, prog); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		m, err := srv.session(ctx, prog)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := rawSession(ctx, prog)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, op := range ops {
+			viaMCP[op] = append(viaMCP[op], m[op])
+			viaDAP[op] = append(viaDAP[op], r[op])
+		}
+	}
+	b.StopTimer()
+
+	var table strings.Builder
+	fmt.Fprintf(&table, "\n%-11s %10s %10s %7s  (medians of %d sessions)\n", "operation", "mcp ms", "raw ms", "ratio", len(viaMCP["close"]))
+	for _, op := range ops {
+		mm, rm := ms(median(viaMCP[op])), ms(median(viaDAP[op]))
+		ratio := mm / rm
+		fmt.Fprintf(&table, "%-11s %10.2f %10.2f %7.2f\n", op, mm, rm, ratio)
+		b.ReportMetric(mm, op+"-mcp-ms")
+		b.ReportMetric(rm, op+"-raw-ms")
+	}
+	rss, hwm := srv.memory()
+	fmt.Fprintf(&table, "server memory: %.1f MB resident now, %.1f MB peak\n", float64(rss)/1024, float64(hwm)/1024)
+	b.ReportMetric(float64(hwm)/1024, "server-peak-MB")
+	b.Log(table.String())
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// server is the built mcp-debugger driven over stdio.
+type server struct {
+	cmd *exec.Cmd
+	cs  *mcp.ClientSession
+}
+
+func startServer(ctx context.Context, b *testing.B) *server {
+	bin := filepath.Join(b.TempDir(), "mcp-debugger")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/mcp-debugger").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin)
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &server{cmd: cmd, cs: cs}
+}
+
+func (s *server) close() { s.cs.Close() }
+
+// memory reads the server's resident and peak resident set, in kB.
+func (s *server) memory() (rss, hwm int) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		n, _ := strconv.Atoi(f[1])
+		switch f[0] {
+		case "VmRSS:":
+			rss = n
+		case "VmHWM:":
+			hwm = n
+		}
+	}
+	return rss, hwm
+}
+
+func (s *server) call(ctx context.Context, tool string, args map[string]any) (map[string]any, error) {
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("%s: %v", tool, out["error"])
+	}
+	return out, nil
+}
+
+// session runs the benchmark's session through MCP and times each operation.
+func (s *server) session(ctx context.Context, prog string) (map[string]time.Duration, error) {
+	t := map[string]time.Duration{}
+	created, err := s.call(ctx, "create_debug_session", map[string]any{"language": "python"})
+	if err != nil {
+		return nil, err
+	}
+	id := created["sessionId"]
+	if _, err := s.call(ctx, "set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": breakLine}); err != nil {
+		return nil, err
+	}
+	steps := []struct {
+		op, tool string
+		args     map[string]any
+		want     string
+	}{
+		{"first_stop", "start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}, "paused"},
+		{"locals", "get_local_variables", map[string]any{"sessionId": id}, ""},
+		{"step_over", "step_over", map[string]any{"sessionId": id}, "paused"},
+		{"continue", "continue_execution", map[string]any{"sessionId": id}, "paused"},
+		{"evaluate", "evaluate_expression", map[string]any{"sessionId": id, "expression": expression}, ""},
+		{"close", "close_debug_session", map[string]any{"sessionId": id}, ""},
+	}
+	for _, st := range steps {
+		start := time.Now()
+		out, err := s.call(ctx, st.tool, st.args)
+		t[st.op] = time.Since(start)
+		if err != nil {
+			return nil, err
+		}
+		if st.want != "" && out["state"] != st.want {
+			return nil, fmt.Errorf("%s: state %v, want %s", st.tool, out["state"], st.want)
+		}
+	}
+	return t, nil
+}
+
+// rawSession does the same in plain DAP with the same adapter and launch
+// arguments, doing only what each operation strictly needs.
+func rawSession(ctx context.Context, prog string) (map[string]time.Duration, error) {
+	t := map[string]time.Duration{}
+	a, _ := adapter.Lookup("python")
+	start := time.Now()
+	conn, err := a.Launch(ctx, adapter.LaunchConfig{Program: prog})
+	if err != nil {
+		return nil, err
+	}
+	c := dapc.NewClient(conn.Transport, dapc.Options{AfterRead: conn.AfterRead})
+	var once sync.Once
+	cleanup := func() {
+		once.Do(func() {
+			c.Close()
+			if conn.Cleanup != nil {
+				conn.Cleanup()
+			}
+		})
+	}
+	defer cleanup()
+
+	initialized := make(chan struct{})
+	stopped := make(chan dap.StoppedEventBody, 8)
+	go func() {
+		initOnce := sync.Once{}
+		for ev := range c.Events() {
+			switch ev.Name {
+			case "initialized":
+				initOnce.Do(func() { close(initialized) })
+			case "stopped":
+				var b dap.StoppedEventBody
+				_ = json.Unmarshal(ev.Body, &b)
+				stopped <- b
+			}
+		}
+	}()
+	waitStop := func() (dap.StoppedEventBody, error) {
+		select {
+		case b := <-stopped:
+			return b, nil
+		case <-ctx.Done():
+			return dap.StoppedEventBody{}, ctx.Err()
+		}
+	}
+
+	if err := c.Call(ctx, "initialize", map[string]any{"clientID": "raw", "adapterID": conn.AdapterID, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}, nil); err != nil {
+		return nil, err
+	}
+	launch, err := c.Send(conn.Request, conn.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-initialized:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if err := c.Call(ctx, "setBreakpoints", map[string]any{"source": map[string]any{"path": prog}, "breakpoints": []map[string]any{{"line": breakLine}}}, nil); err != nil {
+		return nil, err
+	}
+	if err := c.Call(ctx, "setExceptionBreakpoints", map[string]any{"filters": []string{"uncaught"}}, nil); err != nil {
+		return nil, err
+	}
+	if err := c.Call(ctx, "configurationDone", nil, nil); err != nil {
+		return nil, err
+	}
+	if err := launch.Wait(ctx, nil); err != nil {
+		return nil, err
+	}
+	stop, err := waitStop()
+	if err != nil {
+		return nil, err
+	}
+	t["first_stop"] = time.Since(start)
+
+	begin := time.Now()
+	var stack dap.StackTraceResponseBody
+	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": stop.ThreadId, "startFrame": 0, "levels": 20}, &stack); err != nil {
+		return nil, err
+	}
+	var scopes dap.ScopesResponseBody
+	if err := c.Call(ctx, "scopes", map[string]any{"frameId": stack.StackFrames[0].Id}, &scopes); err != nil {
+		return nil, err
+	}
+	if err := c.Call(ctx, "variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, nil); err != nil {
+		return nil, err
+	}
+	t["locals"] = time.Since(begin)
+
+	for _, op := range []struct{ name, cmd string }{{"step_over", "next"}, {"continue", "continue"}} {
+		begin = time.Now()
+		if err := c.Call(ctx, op.cmd, map[string]any{"threadId": stop.ThreadId}, nil); err != nil {
+			return nil, err
+		}
+		if stop, err = waitStop(); err != nil {
+			return nil, err
+		}
+		t[op.name] = time.Since(begin)
+	}
+
+	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": stop.ThreadId, "startFrame": 0, "levels": 1}, &stack); err != nil {
+		return nil, err
+	}
+	begin = time.Now()
+	if err := c.Call(ctx, "evaluate", map[string]any{"expression": expression, "frameId": stack.StackFrames[0].Id, "context": conn.Quirks.EvaluateContext}, nil); err != nil {
+		return nil, err
+	}
+	t["evaluate"] = time.Since(begin)
+
+	begin = time.Now()
+	_ = c.Call(ctx, "disconnect", map[string]any{"terminateDebuggee": true}, nil)
+	cleanup()
+	t["close"] = time.Since(begin)
+	return t, nil
+}

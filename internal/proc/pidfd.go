@@ -1,0 +1,89 @@
+package proc
+
+import (
+	"errors"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+const (
+	// reapWait bounds the wait for a SIGKILLed process to be gone.
+	reapWait = 2 * time.Second
+
+	// Linux syscall numbers, the same on every architecture (they postdate
+	// the unified table); package syscall does not have them.
+	sysPidfdSendSignal = 424
+	sysPidfdOpen       = 434
+)
+
+// treeOf lists the live members of process group pgid other than its
+// leader, and the descendants of the leader and of those members.
+func treeOf(pgid int) []int {
+	procs := scan()
+	children := map[int][]int{}
+	var queue []int
+	for pid, st := range procs {
+		children[st.ppid] = append(children[st.ppid], pid)
+		if st.pgrp == pgid && pid != pgid {
+			queue = append(queue, pid)
+		}
+	}
+	seen := map[int]bool{pgid: true}
+	var out []int
+	queue = append(queue, children[pgid]...)
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		out = append(out, pid)
+		queue = append(queue, children[pid]...)
+	}
+	return out
+}
+
+func pidfdOpen(pid int) (int, error) {
+	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	syscall.CloseOnExec(int(fd))
+	return int(fd), nil
+}
+
+func pidfdSignal(fd int, sig syscall.Signal) error {
+	_, _, errno := syscall.Syscall6(sysPidfdSendSignal, uintptr(fd), uintptr(sig), 0, 0, 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// pollFd is struct pollfd.
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+// pidfdWait waits up to d for the process behind fd to exit (a pidfd
+// polls readable then).
+func pidfdWait(fd int, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for {
+		ts := syscall.NsecToTimespec(max(time.Until(end), 0).Nanoseconds())
+		pfd := pollFd{fd: int32(fd), events: 0x1 /* POLLIN */}
+		n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+		switch {
+		case errno == 0:
+			return n > 0
+		case errors.Is(errno, syscall.EINTR):
+			continue
+		default:
+			return false
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package proc
+
+import (
+	"bufio"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// startReporting starts a shell script that prints a pid on its first line
+// and returns the process and that pid.
+func startReporting(t *testing.T, script string) (*Process, int) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, pid
+}
+
+func TestKillReachesChildThatIgnoresSIGTERM(t *testing.T) {
+	p, child := startReporting(t, `sh -c 'trap "" TERM; while :; do sleep 1; done' & echo $!; wait`)
+	if !Alive(child) {
+		t.Fatal("child not running")
+	}
+	p.Kill()
+	if Alive(child) {
+		t.Errorf("child %d ignoring SIGTERM survived Kill", child)
+	}
+	if !p.Exited() {
+		t.Error("leader not reaped")
+	}
+}
+
+func TestKillReachesReparentedGrandchild(t *testing.T) {
+	// The leader exits at once; its child is re-parented to init but stays
+	// in the leader's process group.
+	p, orphan := startReporting(t, `sleep 300 & echo $!`)
+	<-p.Done()
+	if !Alive(orphan) {
+		t.Fatal("orphan not running")
+	}
+	p.Kill()
+	if Alive(orphan) {
+		t.Errorf("re-parented process %d survived Kill", orphan)
+	}
+}
+
+func TestKillAll(t *testing.T) {
+	p1, c1 := startReporting(t, `sleep 300 & echo $!; wait`)
+	p2, c2 := startReporting(t, `sleep 300 & echo $!; wait`)
+	KillAll()
+	for _, pid := range []int{p1.Pid(), p2.Pid(), c1, c2} {
+		if Alive(pid) {
+			t.Errorf("process %d survived KillAll", pid)
+		}
+	}
+	if d := Descendants(p1.Pid()); len(d) != 0 {
+		t.Errorf("descendants left: %v", d)
+	}
+}
