@@ -31,6 +31,10 @@ import (
 // The operations timed, in the order a session does them.
 var ops = []string{"first_stop", "locals", "step_over", "continue", "evaluate", "close"}
 
+// withInfo marks the raw timing of a run-control operation followed by
+// what our snapshot carries (stack, scopes, locals), the same information.
+const withInfo = "+locals"
+
 const (
 	breakLine  = 22 // subtotal += line_total(item, qty)
 	expression = "subtotal + 1"
@@ -55,6 +59,7 @@ func BenchmarkPython(b *testing.B) {
 	defer srv.close()
 
 	viaMCP := map[string][]time.Duration{}
+	// viaDAP also holds step_over+locals and continue+locals.
 	viaDAP := map[string][]time.Duration{}
 	// One untimed round of each warms the OS caches and the interpreter's .pyc files.
 	if _, err := srv.session(ctx, prog); err != nil {
@@ -75,17 +80,23 @@ func BenchmarkPython(b *testing.B) {
 		}
 		for _, op := range ops {
 			viaMCP[op] = append(viaMCP[op], m[op])
-			viaDAP[op] = append(viaDAP[op], r[op])
+		}
+		for op, d := range r {
+			viaDAP[op] = append(viaDAP[op], d)
 		}
 	}
 	b.StopTimer()
 
 	var table strings.Builder
-	fmt.Fprintf(&table, "\n%-11s %10s %10s %7s  (medians of %d sessions)\n", "operation", "mcp ms", "raw ms", "ratio", len(viaMCP["close"]))
+	fmt.Fprintf(&table, "\n%-11s %8s %8s %6s %14s %6s  (medians of %d sessions)\n", "operation", "mcp ms", "raw ms", "ratio", "raw+locals ms", "ratio", len(viaMCP["close"]))
 	for _, op := range ops {
 		mm, rm := ms(median(viaMCP[op])), ms(median(viaDAP[op]))
-		ratio := mm / rm
-		fmt.Fprintf(&table, "%-11s %10.2f %10.2f %7.2f\n", op, mm, rm, ratio)
+		fmt.Fprintf(&table, "%-11s %8.2f %8.2f %6.2f", op, mm, rm, mm/rm)
+		if info, ok := viaDAP[op+withInfo]; ok {
+			im := ms(median(info))
+			fmt.Fprintf(&table, " %14.2f %6.2f", im, mm/im)
+		}
+		table.WriteString("\n")
 		b.ReportMetric(mm, op+"-mcp-ms")
 		b.ReportMetric(rm, op+"-raw-ms")
 	}
@@ -199,6 +210,20 @@ func (s *server) session(ctx context.Context, prog string) (map[string]time.Dura
 	return t, nil
 }
 
+// topLocals fetches the top frame's locals the only way DAP allows: stack,
+// then scopes, then variables.
+func topLocals(ctx context.Context, c *dapc.Client, threadID int) error {
+	var stack dap.StackTraceResponseBody
+	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 20}, &stack); err != nil {
+		return err
+	}
+	var scopes dap.ScopesResponseBody
+	if err := c.Call(ctx, "scopes", map[string]any{"frameId": stack.StackFrames[0].Id}, &scopes); err != nil {
+		return err
+	}
+	return c.Call(ctx, "variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, nil)
+}
+
 // rawSession does the same in plain DAP with the same adapter and launch
 // arguments, doing only what each operation strictly needs.
 func rawSession(ctx context.Context, prog string) (map[string]time.Duration, error) {
@@ -276,15 +301,7 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 	t["first_stop"] = time.Since(start)
 
 	begin := time.Now()
-	var stack dap.StackTraceResponseBody
-	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": stop.ThreadId, "startFrame": 0, "levels": 20}, &stack); err != nil {
-		return nil, err
-	}
-	var scopes dap.ScopesResponseBody
-	if err := c.Call(ctx, "scopes", map[string]any{"frameId": stack.StackFrames[0].Id}, &scopes); err != nil {
-		return nil, err
-	}
-	if err := c.Call(ctx, "variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, nil); err != nil {
+	if err := topLocals(ctx, c, stop.ThreadId); err != nil {
 		return nil, err
 	}
 	t["locals"] = time.Since(begin)
@@ -298,8 +315,14 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 			return nil, err
 		}
 		t[op.name] = time.Since(begin)
+		// What the snapshot also carries: where it stopped and the locals.
+		if err := topLocals(ctx, c, stop.ThreadId); err != nil {
+			return nil, err
+		}
+		t[op.name+withInfo] = time.Since(begin)
 	}
 
+	var stack dap.StackTraceResponseBody
 	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": stop.ThreadId, "startFrame": 0, "levels": 1}, &stack); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,7 +29,12 @@ func newHarness(t *testing.T) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	srv := New(Options{Cwd: repoRoot(t)})
+	opts := Options{Cwd: repoRoot(t)}
+	if os.Getenv("MCP_DEBUGGER_TEST_LOG") != "" {
+		// Traces every DAP message, for debugging a failing test.
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	srv := New(opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(ctx, st, nil)
 	if err != nil {

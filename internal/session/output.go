@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -22,17 +23,23 @@ const (
 // OutputBuffer is a bounded ring of output entries with increasing sequence
 // numbers, read with cursors: a reader passes the last seq it saw and gets
 // what came after, plus how many entries it missed to eviction.
+//
+// Adapters send output in whatever pieces the program wrote (debugpy sends
+// print("a", 1) as "a", " ", "1", "\n"). Pieces of one category are joined
+// until a line ends, or until someone reads, so entries are whole lines
+// whenever the program has finished them, and a read never misses a byte.
 type OutputBuffer struct {
-	mu      sync.Mutex
-	entries []OutputEntry // oldest first
-	bytes   int
-	next    uint64 // seq of the next entry; seqs start at 1
-	notify  chan struct{}
+	mu       sync.Mutex
+	entries  []OutputEntry // oldest first
+	bytes    int
+	next     uint64      // seq of the next entry; seqs start at 1
+	pending  OutputEntry // an unfinished line, not yet numbered
+	awaiting bool        // pending holds text
 }
 
 // NewOutputBuffer returns an empty buffer.
 func NewOutputBuffer() *OutputBuffer {
-	return &OutputBuffer{next: 1, notify: make(chan struct{})}
+	return &OutputBuffer{next: 1}
 }
 
 // Append records one chunk.
@@ -42,29 +49,47 @@ func (b *OutputBuffer) Append(category, text string) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.entries = append(b.entries, OutputEntry{Seq: b.next, Category: category, Output: text, Timestamp: time.Now()})
+	if b.awaiting && b.pending.Category != category {
+		b.flushLocked()
+	}
+	if !b.awaiting {
+		b.pending = OutputEntry{Category: category, Timestamp: time.Now()}
+		b.awaiting = true
+	}
+	b.pending.Output += text
+	if strings.HasSuffix(text, "\n") || len(b.pending.Output) >= maxPendingLine {
+		b.flushLocked()
+	}
+}
+
+// maxPendingLine bounds an unfinished line (a progress bar that never
+// ends its line, say) before it is stored anyway.
+const maxPendingLine = 64 << 10
+
+// flushLocked numbers and stores the pending text. b.mu is held.
+func (b *OutputBuffer) flushLocked() {
+	if !b.awaiting {
+		return
+	}
+	e := b.pending
+	b.pending, b.awaiting = OutputEntry{}, false
+	e.Seq = b.next
+	b.entries = append(b.entries, e)
 	b.next++
+	text := e.Output
 	b.bytes += len(text)
 	for len(b.entries) > 1 && (len(b.entries) > outputMaxEntries || b.bytes > outputMaxBytes) {
 		b.bytes -= len(b.entries[0].Output)
 		b.entries[0] = OutputEntry{}
 		b.entries = b.entries[1:]
 	}
-	close(b.notify)
-	b.notify = make(chan struct{})
-}
-
-// Changed returns a channel closed at the next Append.
-func (b *OutputBuffer) Changed() <-chan struct{} {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.notify
 }
 
 // Cursor is the seq of the newest entry (0 when none yet).
 func (b *OutputBuffer) Cursor() uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.flushLocked()
 	return b.next - 1
 }
 
@@ -83,6 +108,7 @@ type OutputPage struct {
 func (b *OutputBuffer) Since(since uint64, limit int) OutputPage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.flushLocked()
 	page := OutputPage{NextSince: since}
 	if len(b.entries) == 0 {
 		if b.next-1 > since {

@@ -54,6 +54,7 @@ def _mcp_debugger_start():
             self.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError:
             pass
+        _wake_suspended_threads()
 
     cls.connect = connect
 
@@ -65,6 +66,51 @@ def _mcp_debugger_start():
     if sys.path and sys.path[0] and os.path.realpath(sys.path[0]) == here:
         del sys.path[0]
     return argv[0]
+
+
+def _wake_suspended_threads():
+    # A thread pydevd holds at a stop polls for work every 10 ms
+    # (time.sleep(0.01) in PyDB._do_wait_suspend), so every variables,
+    # evaluate, step and continue request waits up to 10 ms for that poll.
+    # pydevd.py's own "time" becomes one whose short sleeps end as soon as
+    # work is posted for a thread, or a thread is resumed. Only pydevd's
+    # module sees it; the program's time module is untouched. pydevd is
+    # imported by the time it connects to the adapter, which is when this
+    # runs; with another pydevd layout it does nothing.
+    import threading
+
+    pydevd = sys.modules.get("pydevd")
+    api = sys.modules.get("_pydevd_bundle.pydevd_api")
+    real_time = getattr(pydevd, "time", None)
+    py_db_class = getattr(pydevd, "PyDB", None)
+    api_class = getattr(api, "PyDevdAPI", None)
+    post = getattr(py_db_class, "post_internal_command", None)
+    resume = getattr(api_class, "request_resume_thread", None)
+    if real_time is None or post is None or resume is None:
+        return
+    work = threading.Event()
+
+    def post_internal_command(self, int_cmd, thread_id):
+        post(self, int_cmd, thread_id)
+        work.set()
+
+    def request_resume_thread(self, thread_id):
+        resume(self, thread_id)
+        work.set()
+
+    class WakingTime(object):
+        def __getattr__(self, name):
+            return getattr(real_time, name)
+
+        def sleep(self, seconds):
+            if seconds > 0.01:
+                return real_time.sleep(seconds)
+            if work.wait(seconds):
+                work.clear()
+
+    py_db_class.post_internal_command = post_internal_command
+    api_class.request_resume_thread = request_resume_thread
+    pydevd.time = WakingTime()
 
 
 _mcp_debugger_debugpy = _mcp_debugger_start()

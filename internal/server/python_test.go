@@ -1,0 +1,287 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// Integration tests: the MCP tools on real debugpy and real programs
+// (testdata/python, whose README lists the lines used here).
+
+func pythonProgram(t *testing.T, name string) string {
+	return filepath.Join(repoRoot(t), "testdata", "python", name)
+}
+
+func (h *harness) pythonSession() string {
+	h.t.Helper()
+	testenv.RequireAdapter(h.t, "python")
+	return h.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
+}
+
+func TestPythonBreakpointStepsAndEvaluate(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	prog := pythonProgram(t, "loop.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
+
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	wantStop(t, snap, "breakpoint", 16)
+	if l := snap.vars("locals"); l["i"] != "0" || l["total"] != "0" {
+		t.Fatalf("locals at the first hit: %v", l)
+	}
+	if !strings.Contains(snap.outputText("output"), "weighing 0") {
+		t.Errorf("output before the first stop: %v", snap["output"])
+	}
+
+	in := h.ok("step_into", map[string]any{"sessionId": id})
+	if in.obj("location").str("function") != "weigh" {
+		t.Fatalf("step_into should enter weigh: %v", in["location"])
+	}
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	if over.obj("location").str("function") != "weigh" || over.str("stopReason") != "step" {
+		t.Errorf("step_over inside weigh: %v", over)
+	}
+	out := h.ok("step_out", map[string]any{"sessionId": id})
+	if out.obj("location").str("function") != "main" {
+		t.Errorf("step_out should return to main: %v", out["location"])
+	}
+
+	next := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, next, "breakpoint", 16)
+	if l := next.vars("locals"); l["i"] != "1" || l["total"] != "0" || l["label"] != "'item-0'" {
+		t.Errorf("locals at the second hit: %v", l)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "i * 10 + total"}); ev.str("result") != "10" || ev.str("type") != "int" {
+		t.Errorf("evaluate: %v", ev)
+	}
+	h.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "no_such_name"}, "no_such_name")
+	h.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "1 +"}, "SyntaxError")
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "label"}); ev.str("result") != "'item-0'" {
+		t.Errorf("session unusable after bad expressions: %v", ev)
+	}
+	stack := h.ok("get_stack_trace", map[string]any{"sessionId": id})
+	frames := stack.list("stackFrames")
+	if len(frames) != 2 || frames[0].str("name") != "main" || frames[1].str("name") != "<module>" {
+		t.Errorf("stack (user frames only): %v", frames)
+	}
+	mod := h.ok("get_local_variables", map[string]any{"sessionId": id, "frameId": frames[1].num("id")})
+	if _, ok := mod.vars("variables")["weigh"]; ok {
+		t.Errorf("function variables are internals, hidden unless includeSpecial: %v", mod.vars("variables"))
+	}
+	if threads := h.ok("list_threads", map[string]any{"sessionId": id}); threads.num("count") < 1 {
+		t.Errorf("threads: %v", threads)
+	}
+
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(0) || !strings.Contains(end.outputText("output"), "total 30") {
+		t.Errorf("the program should run to the end: %v", end)
+	}
+}
+
+func TestPythonConditionalHitAndLogBreakpoints(t *testing.T) {
+	h := newHarness(t)
+	prog := pythonProgram(t, "loop.py")
+
+	id := h.pythonSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 6, "condition": "item == 3"})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if snap.vars("locals")["item"] != "3" {
+		t.Errorf("condition item == 3: %v", snap.vars("locals"))
+	}
+
+	id = h.pythonSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 6, "hitCondition": "2"})
+	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if snap.vars("locals")["item"] != "1" {
+		t.Errorf("hitCondition 2 should stop on the second hit (item 1): %v", snap.vars("locals"))
+	}
+
+	id = h.pythonSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 6, "logMessage": "weigh item={item}"})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if end.str("state") != "stopped" {
+		t.Fatalf("a logpoint must not stop: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	for i := range 5 {
+		if !strings.Contains(all, "weigh item="+strconv.Itoa(i)) {
+			t.Errorf("logpoint output for item %d missing in %q", i, all)
+		}
+	}
+}
+
+func TestPythonUncaughtException(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "exception.py")})
+	wantStop(t, snap, "exception", 6)
+	ex := snap.obj("exception")
+	if ex.str("exceptionId") != "ValueError" || !strings.Contains(ex.str("description"), "negative value: -1") || !strings.Contains(ex.str("stackTrace"), "line 6") {
+		t.Errorf("exception details: %v", ex)
+	}
+	if snap.vars("locals")["value"] != "-1" {
+		t.Errorf("locals at the raise: %v", snap.vars("locals"))
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 1 {
+		t.Errorf("after an uncaught exception the program ends with code 1: %v", end)
+	}
+}
+
+func TestPythonOutputCursors(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "loop.py")})
+	var got strings.Builder
+	since, pages := 0, 0
+	for {
+		page := h.ok("get_output", map[string]any{"sessionId": id, "since": since, "limit": 3})
+		got.WriteString(page.outputText("entries"))
+		since = page.num("nextSince")
+		pages++
+		if page["hasMore"] != true {
+			break
+		}
+	}
+	text := got.String()
+	if pages < 2 || !strings.Contains(text, "weighing 4") || !strings.Contains(text, "stderr 4") || !strings.Contains(text, "total 30") {
+		t.Errorf("paged output (%d pages): %q", pages, text)
+	}
+	if strings.Count(text, "weighing 2") != 1 {
+		t.Errorf("cursor reads must not repeat entries: %q", text)
+	}
+}
+
+func TestPythonRestartReappliesBreakpoints(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	prog := pythonProgram(t, "loop.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 18})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 18)
+	again := h.ok("restart_debugging", map[string]any{"sessionId": id})
+	wantStop(t, again, "breakpoint", 18)
+	if again.obj("data").num("breakpointsReapplied") != 1 || again.vars("locals")["total"] != "30" {
+		t.Errorf("restart: %v", again)
+	}
+}
+
+func TestPythonPauseBusyLoop(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "busy.py"), "waitForStop": false})
+	if run.str("state") != "running" {
+		t.Fatalf("start: %v", run)
+	}
+	// Pause once the loop runs (busy.py prints "busy" just before it); a
+	// pause before the first line stops at line 0 of the module.
+	for !strings.Contains(h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"), "busy") {
+	}
+	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
+	if paused.str("state") != "paused" || paused.str("stopReason") != "pause" {
+		t.Fatalf("pause: %v", paused)
+	}
+	if line := paused.obj("location").num("line"); line != 4 && line != 5 {
+		t.Errorf("paused outside the loop: %v", paused["location"])
+	}
+	first := paused.vars("locals")["counter"]
+	h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
+	again := h.ok("pause_execution", map[string]any{"sessionId": id})
+	if again.vars("locals")["counter"] == first {
+		t.Errorf("the loop should have run between the pauses: counter %s then %s", first, again.vars("locals")["counter"])
+	}
+}
+
+var listenAddr = regexp.MustCompile(`127\.0\.0\.1:(\d+)`)
+
+func TestPythonAttachToDebugpyListen(t *testing.T) {
+	h := newHarness(t)
+	av := testenv.RequireAdapter(t, "python")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// Pick a free port: debugpy --listen does not report the one it gets for 0.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.CommandContext(ctx, av.Path, "-u", "-m", "debugpy", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--wait-for-client", pythonProgram(t, "loop.py"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+		}
+	}()
+
+	id := h.pythonSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 30000})
+	wantStop(t, att, "breakpoint", 6)
+	if att.vars("locals")["item"] != "0" {
+		t.Errorf("locals after attach: %v", att.vars("locals"))
+	}
+	det := h.ok("detach_from_process", map[string]any{"sessionId": id})
+	if det.str("state") != "stopped" {
+		t.Errorf("detach: %v", det)
+	}
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		t.Fatal("the program did not run to its end after detach")
+	}
+	if p.ExitCode() != 0 {
+		t.Errorf("program exit code after detach: %d", p.ExitCode())
+	}
+}
+
+func TestPythonCloseLeavesNoProcess(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "busy.py"), "waitForStop": false})
+	h.ok("pause_execution", map[string]any{"sessionId": id})
+	self := os.Getpid()
+	kids := proc.Descendants(self)
+	if len(kids) < 2 {
+		t.Fatalf("expected adapter and debuggee processes, got %v", kids)
+	}
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	for _, pid := range kids {
+		if proc.Alive(pid) {
+			t.Errorf("process %d survived close_debug_session", pid)
+		}
+	}
+}
+
+func TestPythonDryRunAndMissingScript(t *testing.T) {
+	h := newHarness(t)
+	id := h.pythonSession()
+	prog := pythonProgram(t, "loop.py")
+	dry := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "dryRunSpawn": true})
+	req := dry.obj("data").obj("launchRequest")
+	if req.str("program") != prog || req.str("console") != "internalConsole" || len(dry.obj("data")["adapterCommand"].([]any)) == 0 {
+		t.Errorf("dry run: %v", dry)
+	}
+	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(t.TempDir(), "missing.py")}, "script not found")
+}

@@ -1,0 +1,80 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+func texts(entries []OutputEntry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Category+":"+e.Output)
+	}
+	return out
+}
+
+func TestOutputJoinsPiecesIntoLines(t *testing.T) {
+	b := NewOutputBuffer()
+	for _, piece := range []string{"weighing", " ", "0", "\n"} {
+		b.Append("stdout", piece)
+	}
+	b.Append("stderr", "warn\n")
+	b.Append("stdout", "total ")
+	b.Append("stdout", "30\n")
+	got := strings.Join(texts(b.Since(0, 0).Entries), "|")
+	if got != "stdout:weighing 0\n|stderr:warn\n|stdout:total 30\n" {
+		t.Errorf("entries = %q", got)
+	}
+}
+
+func TestOutputReadSeesUnfinishedLine(t *testing.T) {
+	b := NewOutputBuffer()
+	b.Append("stdout", "prompt: ")
+	first := b.Since(0, 0)
+	if len(first.Entries) != 1 || first.Entries[0].Output != "prompt: " {
+		t.Fatalf("an unfinished line must be readable: %v", first.Entries)
+	}
+	b.Append("stdout", "yes\n")
+	second := b.Since(first.NextSince, 0)
+	if len(second.Entries) != 1 || second.Entries[0].Output != "yes\n" {
+		t.Errorf("text after a read goes into a new entry, never into one already read: %v", second.Entries)
+	}
+}
+
+func TestOutputCategoryChangeKeepsOrder(t *testing.T) {
+	b := NewOutputBuffer()
+	b.Append("stdout", "a")
+	b.Append("stderr", "b\n")
+	b.Append("stdout", "c\n")
+	if got := strings.Join(texts(b.Since(0, 0).Entries), "|"); got != "stdout:a|stderr:b\n|stdout:c\n" {
+		t.Errorf("entries = %q", got)
+	}
+}
+
+func TestOutputCursorsLimitAndEviction(t *testing.T) {
+	b := NewOutputBuffer()
+	for range outputMaxEntries + 10 {
+		b.Append("stdout", "x\n")
+	}
+	page := b.Since(0, 5)
+	if page.Dropped != 10 || len(page.Entries) != 5 || !page.HasMore || page.Entries[0].Seq != 11 || page.NextSince != 15 {
+		t.Fatalf("page after eviction: dropped=%d n=%d hasMore=%v first=%d next=%d", page.Dropped, len(page.Entries), page.HasMore, page.Entries[0].Seq, page.NextSince)
+	}
+	rest := b.Since(page.NextSince, 0)
+	if rest.Dropped != 0 || rest.HasMore || len(rest.Entries) != outputMaxEntries-5 {
+		t.Errorf("rest: dropped=%d n=%d hasMore=%v", rest.Dropped, len(rest.Entries), rest.HasMore)
+	}
+	if end := b.Since(rest.NextSince, 0); len(end.Entries) != 0 || end.NextSince != rest.NextSince {
+		t.Errorf("read at the end: %+v", end)
+	}
+}
+
+func TestOutputLongUnfinishedLineIsStored(t *testing.T) {
+	b := NewOutputBuffer()
+	for range maxPendingLine/1024 + 1 {
+		b.Append("stdout", strings.Repeat(".", 1024))
+	}
+	if n := len(b.entries); n != 1 {
+		t.Errorf("a line over %d bytes should be stored without waiting for its end; entries=%d", maxPendingLine, n)
+	}
+}
