@@ -120,15 +120,6 @@ func locals(snap map[string]any) map[string]string {
 	return out
 }
 
-func outputOf(snap map[string]any) string {
-	var b strings.Builder
-	list, _ := snap["output"].([]any)
-	for _, e := range list {
-		b.WriteString(e.(map[string]any)["output"].(string))
-	}
-	return b.String()
-}
-
 func repoFile(t *testing.T, rel string) string {
 	p, err := filepath.Abs(filepath.Join("..", "..", rel))
 	if err != nil {

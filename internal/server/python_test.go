@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,8 +203,6 @@ func TestPythonPauseBusyLoop(t *testing.T) {
 		t.Errorf("the loop should have run between the pauses: counter %s then %s", first, again.vars("locals")["counter"])
 	}
 }
-
-var listenAddr = regexp.MustCompile(`127\.0\.0\.1:(\d+)`)
 
 func TestPythonAttachToDebugpyListen(t *testing.T) {
 	h := newHarness(t)
