@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var (

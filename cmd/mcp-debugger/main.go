@@ -25,12 +25,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // version is set with -ldflags "-X main.version=…"; otherwise the module
