@@ -148,7 +148,7 @@ func TestPythonOutputCursors(t *testing.T) {
 	var got strings.Builder
 	since, pages := 0, 0
 	for {
-		page := h.ok("get_output", map[string]any{"sessionId": id, "since": since, "limit": 3})
+		page := h.ok("get_output", map[string]any{"sessionId": id, "since": since, "limit": 1})
 		got.WriteString(page.outputText("entries"))
 		since = page.num("nextSince")
 		pages++
