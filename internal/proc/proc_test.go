@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bufio"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -13,11 +14,16 @@ import (
 func startReporting(t *testing.T, script string) (*Process, int) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", script)
-	out, err := cmd.StdoutPipe()
+	// A plain pipe, not StdoutPipe: Wait closes that once the shell exits,
+	// which may be before we read.
+	out, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer out.Close()
+	cmd.Stdout = w
 	p, err := Start(cmd)
+	w.Close()
 	if err != nil {
 		t.Fatal(err)
 	}

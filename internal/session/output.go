@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,16 +26,18 @@ const (
 // what came after, plus how many entries it missed to eviction.
 //
 // Adapters send output in whatever pieces the program wrote (debugpy sends
-// print("a", 1) as "a", " ", "1", "\n"). Pieces of one category are joined
-// until a line ends, or until someone reads, so entries are whole lines
-// whenever the program has finished them, and a read never misses a byte.
+// print("a", 1) as "a", " ", "1", "\n", and may interleave another stream's
+// pieces between them). Pieces of one category are joined until a line
+// ends, or until someone reads, so entries are whole lines whenever the
+// program has finished them, and a read never misses a byte.
 type OutputBuffer struct {
-	mu       sync.Mutex
-	entries  []OutputEntry // oldest first
-	bytes    int
-	next     uint64      // seq of the next entry; seqs start at 1
-	pending  OutputEntry // an unfinished line, not yet numbered
-	awaiting bool        // pending holds text
+	mu      sync.Mutex
+	entries []OutputEntry // oldest first
+	bytes   int
+	next    uint64 // seq of the next entry; seqs start at 1
+	// pending holds each category's unfinished line, not yet numbered, in
+	// the order the lines began.
+	pending []OutputEntry
 }
 
 // NewOutputBuffer returns an empty buffer.
@@ -49,16 +52,15 @@ func (b *OutputBuffer) Append(category, text string) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.awaiting && b.pending.Category != category {
-		b.flushLocked()
+	i := slices.IndexFunc(b.pending, func(e OutputEntry) bool { return e.Category == category })
+	if i < 0 {
+		b.pending = append(b.pending, OutputEntry{Category: category, Timestamp: time.Now()})
+		i = len(b.pending) - 1
 	}
-	if !b.awaiting {
-		b.pending = OutputEntry{Category: category, Timestamp: time.Now()}
-		b.awaiting = true
-	}
-	b.pending.Output += text
-	if strings.HasSuffix(text, "\n") || len(b.pending.Output) >= maxPendingLine {
-		b.flushLocked()
+	b.pending[i].Output += text
+	if strings.HasSuffix(text, "\n") || len(b.pending[i].Output) >= maxPendingLine {
+		b.store(b.pending[i])
+		b.pending = slices.Delete(b.pending, i, i+1)
 	}
 }
 
@@ -66,18 +68,21 @@ func (b *OutputBuffer) Append(category, text string) {
 // ends its line, say) before it is stored anyway.
 const maxPendingLine = 64 << 10
 
-// flushLocked numbers and stores the pending text. b.mu is held.
+// flushLocked stores every unfinished line. b.mu is held.
 func (b *OutputBuffer) flushLocked() {
-	if !b.awaiting {
-		return
+	for _, e := range b.pending {
+		b.store(e)
 	}
-	e := b.pending
-	b.pending, b.awaiting = OutputEntry{}, false
+	b.pending = b.pending[:0]
+}
+
+// store numbers an entry and adds it, evicting the oldest beyond the
+// limits. b.mu is held.
+func (b *OutputBuffer) store(e OutputEntry) {
 	e.Seq = b.next
 	b.entries = append(b.entries, e)
 	b.next++
-	text := e.Output
-	b.bytes += len(text)
+	b.bytes += len(e.Output)
 	for len(b.entries) > 1 && (len(b.entries) > outputMaxEntries || b.bytes > outputMaxBytes) {
 		b.bytes -= len(b.entries[0].Output)
 		b.entries[0] = OutputEntry{}

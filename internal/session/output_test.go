@@ -41,12 +41,13 @@ func TestOutputReadSeesUnfinishedLine(t *testing.T) {
 	}
 }
 
-func TestOutputCategoryChangeKeepsOrder(t *testing.T) {
+// debugpy may deliver another stream's line between the pieces of one.
+func TestOutputInterleavedStreamsKeepLinesWhole(t *testing.T) {
 	b := NewOutputBuffer()
-	b.Append("stdout", "a")
-	b.Append("stderr", "b\n")
-	b.Append("stdout", "c\n")
-	if got := strings.Join(texts(b.Since(0, 0).Entries), "|"); got != "stdout:a|stderr:b\n|stdout:c\n" {
+	b.Append("stdout", "weighing")
+	b.Append("stderr", "stderr 0\n")
+	b.Append("stdout", " 0\n")
+	if got := strings.Join(texts(b.Since(0, 0).Entries), "|"); got != "stderr:stderr 0\n|stdout:weighing 0\n" {
 		t.Errorf("entries = %q", got)
 	}
 }
