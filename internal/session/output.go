@@ -114,6 +114,34 @@ func (b *OutputBuffer) Since(since uint64, limit int) OutputPage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.flushLocked()
+	return b.sinceLocked(since, limit)
+}
+
+// settleTime is how long an unfinished line may wait for its end before a
+// snapshot shows it anyway (a prompt, say). Adapters often deliver output
+// by another path than stops (debugpy: the launcher's pipes vs. pydevd), so
+// a line's last pieces can arrive just after the stop it preceded.
+const settleTime = 100 * time.Millisecond
+
+// FinishedSince is Since for snapshots: unfinished lines younger than
+// settleTime stay pending, to be shown whole later.
+func (b *OutputBuffer) FinishedSince(since uint64, limit int) OutputPage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cutoff := time.Now().Add(-settleTime)
+	kept := b.pending[:0]
+	for _, e := range b.pending {
+		if e.Timestamp.Before(cutoff) {
+			b.store(e)
+		} else {
+			kept = append(kept, e)
+		}
+	}
+	b.pending = kept
+	return b.sinceLocked(since, limit)
+}
+
+func (b *OutputBuffer) sinceLocked(since uint64, limit int) OutputPage {
 	page := OutputPage{NextSince: since}
 	if len(b.entries) == 0 {
 		if b.next-1 > since {

@@ -79,3 +79,22 @@ func TestOutputLongUnfinishedLineIsStored(t *testing.T) {
 		t.Errorf("a line over %d bytes should be stored without waiting for its end; entries=%d", maxPendingLine, n)
 	}
 }
+
+func TestSnapshotReadLeavesFreshUnfinishedLine(t *testing.T) {
+	b := NewOutputBuffer()
+	b.Append("stdout", "done\n")
+	b.Append("stdout", "weighing")
+	page := b.FinishedSince(0, 0)
+	if got := strings.Join(texts(page.Entries), "|"); got != "stdout:done\n" {
+		t.Fatalf("a fresh unfinished line should wait: %q", got)
+	}
+	b.Append("stdout", " 0\n")
+	if got := strings.Join(texts(b.FinishedSince(page.NextSince, 0).Entries), "|"); got != "stdout:weighing 0\n" {
+		t.Errorf("the line should come whole: %q", got)
+	}
+	b.Append("stdout", "prompt: ")
+	b.pending[0].Timestamp = b.pending[0].Timestamp.Add(-2 * settleTime)
+	if got := b.FinishedSince(0, 0).Entries; got[len(got)-1].Output != "prompt: " {
+		t.Errorf("an old unfinished line (a prompt) should be shown: %v", got)
+	}
+}

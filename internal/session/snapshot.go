@@ -305,7 +305,7 @@ func (s *Session) fillOutput(snap *Snapshot) {
 	s.mu.Lock()
 	since := s.snapCursor
 	s.mu.Unlock()
-	page := s.out.Since(since, 0)
+	page := s.out.FinishedSince(since, 0)
 	entries := page.Entries
 	if len(entries) > snapshotOutput {
 		snap.OutputNote = fmt.Sprintf("%d earlier output entries not shown; get_output with since=%d reads them", len(entries)-snapshotOutput, since)
