@@ -212,16 +212,18 @@ func (s *server) session(ctx context.Context, prog string) (map[string]time.Dura
 
 // topLocals fetches the top frame's locals the only way DAP allows: stack,
 // then scopes, then variables.
-func topLocals(ctx context.Context, c *dapc.Client, threadID int) error {
+// It returns the top frame's id.
+func topLocals(ctx context.Context, c *dapc.Client, threadID int) (int, error) {
 	var stack dap.StackTraceResponseBody
 	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 20}, &stack); err != nil {
-		return err
+		return 0, err
 	}
+	frameID := stack.StackFrames[0].Id
 	var scopes dap.ScopesResponseBody
-	if err := c.Call(ctx, "scopes", map[string]any{"frameId": stack.StackFrames[0].Id}, &scopes); err != nil {
-		return err
+	if err := c.Call(ctx, "scopes", map[string]any{"frameId": frameID}, &scopes); err != nil {
+		return 0, err
 	}
-	return c.Call(ctx, "variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, nil)
+	return frameID, c.Call(ctx, "variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, nil)
 }
 
 // rawSession does the same in plain DAP with the same adapter and launch
@@ -301,11 +303,12 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 	t["first_stop"] = time.Since(start)
 
 	begin := time.Now()
-	if err := topLocals(ctx, c, stop.ThreadId); err != nil {
+	if _, err := topLocals(ctx, c, stop.ThreadId); err != nil {
 		return nil, err
 	}
 	t["locals"] = time.Since(begin)
 
+	var frameID int
 	for _, op := range []struct{ name, cmd string }{{"step_over", "next"}, {"continue", "continue"}} {
 		begin = time.Now()
 		if err := c.Call(ctx, op.cmd, map[string]any{"threadId": stop.ThreadId}, nil); err != nil {
@@ -316,18 +319,14 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 		}
 		t[op.name] = time.Since(begin)
 		// What the snapshot also carries: where it stopped and the locals.
-		if err := topLocals(ctx, c, stop.ThreadId); err != nil {
+		if frameID, err = topLocals(ctx, c, stop.ThreadId); err != nil {
 			return nil, err
 		}
 		t[op.name+withInfo] = time.Since(begin)
 	}
 
-	var stack dap.StackTraceResponseBody
-	if err := c.Call(ctx, "stackTrace", map[string]any{"threadId": stop.ThreadId, "startFrame": 0, "levels": 1}, &stack); err != nil {
-		return nil, err
-	}
 	begin = time.Now()
-	if err := c.Call(ctx, "evaluate", map[string]any{"expression": expression, "frameId": stack.StackFrames[0].Id, "context": conn.Quirks.EvaluateContext}, nil); err != nil {
+	if err := c.Call(ctx, "evaluate", map[string]any{"expression": expression, "frameId": frameID, "context": conn.Quirks.EvaluateContext}, nil); err != nil {
 		return nil, err
 	}
 	t["evaluate"] = time.Since(begin)
