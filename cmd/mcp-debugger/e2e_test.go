@@ -228,6 +228,33 @@ func TestServerExitLeavesNoProcess(t *testing.T) {
 	}
 }
 
+// TestServerKilledLeavesNoProcess: even a server killed outright (no
+// cleanup) takes the adapter and the debuggee with it: the adapter gets
+// SIGKILL from the kernel (Pdeathsig), and debugpy ends the rest.
+func TestServerKilledLeavesNoProcess(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	a := startAgent(t)
+	prog := filepath.Join(t.TempDir(), "busy.py")
+	if err := os.WriteFile(prog, []byte("n = 0\nwhile True:\n    n += 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := a.ok("create_debug_session", map[string]any{"language": "python"})["sessionId"].(string)
+	a.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "waitForStop": false})
+	a.ok("pause_execution", map[string]any{"sessionId": id})
+	kids := proc.Descendants(a.cmd.Process.Pid)
+	if len(kids) < 2 {
+		t.Fatalf("expected the adapter and the debuggee under the server, got %v", kids)
+	}
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range kids {
+		if !proc.WaitGone(pid, 10*time.Second) {
+			t.Errorf("process %d outlived the killed server", pid)
+		}
+	}
+}
+
 func TestDoctorAndVersion(t *testing.T) {
 	out, err := exec.Command(binary(t), "doctor").CombinedOutput()
 	if err != nil {

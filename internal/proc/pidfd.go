@@ -87,3 +87,14 @@ func pidfdWait(fd int, d time.Duration) bool {
 		}
 	}
 }
+
+// WaitGone waits up to d for process pid, which need not be our child, to
+// exit, and reports whether it did (a pid that is already gone counts).
+func WaitGone(pid int, d time.Duration) bool {
+	fd, err := pidfdOpen(pid)
+	if err != nil {
+		return !Alive(pid)
+	}
+	defer syscall.Close(fd)
+	return pidfdWait(fd, d) || !Alive(pid)
+}
