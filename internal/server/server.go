@@ -75,9 +75,6 @@ func New(opts Options) *Server {
 // MCP returns the underlying MCP server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Sessions returns the session manager.
-func (s *Server) Sessions() *session.Manager { return s.sessions }
-
 // Close closes every debug session and kills their processes.
 func (s *Server) Close() { s.sessions.CloseAll() }
 

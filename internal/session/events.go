@@ -140,9 +140,12 @@ func (s *Session) connectionEnded(r *run) {
 	s.mu.Lock()
 	if s.r == r && s.state != StateStopped && s.state != StateError {
 		s.stop = nil
-		if r.conn.Quirks.NoTerminatedEvent {
+		switch {
+		case r.closing.Load():
+			s.setStateLocked(StateStopped, "disconnected from the debug adapter")
+		case r.conn.Quirks.NoTerminatedEvent:
 			s.setStateLocked(StateStopped, s.endCauseLocked())
-		} else {
+		default:
 			s.setStateLocked(StateError, fmt.Sprintf("the debug adapter ended unexpectedly (%v)", r.client.Err()))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/go-dap"
@@ -166,7 +167,6 @@ func (s *Session) Info() Info {
 		Updated:  s.updated,
 		LastStop: s.last,
 		ExitCode: s.exitCode,
-		History:  append([]StateChange(nil), s.history...),
 	}
 }
 
@@ -234,6 +234,9 @@ type run struct {
 	initialized chan struct{}
 	done        chan struct{} // closed when the event loop has ended
 	initOnce    sync.Once
+	// closing is set when we end the connection ourselves, so that its end
+	// is not taken for a crash.
+	closing atomic.Bool
 
 	mu          sync.Mutex
 	terminals   []*proc.Process // programs started through runInTerminal
@@ -267,6 +270,7 @@ func (r *run) cleanup() {
 
 // shutdown says goodbye to the adapter (bounded), then cleans up.
 func (r *run) shutdown(terminate bool) {
+	r.closing.Store(true)
 	if !r.ended() && r.s.quirks().Supports("disconnect") {
 		ctx, cancel := context.WithTimeout(context.Background(), disconnectTimeout)
 		args := map[string]any{"terminateDebuggee": terminate, "restart": false}

@@ -72,8 +72,7 @@ type startSpec struct {
 // StartResult is the outcome of a start, attach or restart.
 type StartResult struct {
 	Snapshot *Snapshot
-	// Request and Arguments are what was sent to the adapter.
-	Request   string
+	// Arguments are the launch or attach request's, as sent to the adapter.
 	Arguments map[string]any
 	// BreakpointsApplied counts breakpoints sent during the handshake.
 	BreakpointsApplied int
@@ -317,7 +316,7 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	}
 	s.mu.Unlock()
 
-	res := &StartResult{Request: conn.Request, Arguments: conn.Arguments, BreakpointsApplied: applied}
+	res := &StartResult{Arguments: conn.Arguments, BreakpointsApplied: applied}
 	if !wait.Wait && !stopOnEntry {
 		res.Snapshot = s.snapshotNow(ctx)
 		return res, nil
