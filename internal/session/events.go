@@ -39,7 +39,8 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		if b.Category == "" {
 			b.Category = "console"
 		}
-		s.out.Append(b.Category, b.Output)
+		// lldb-dap ends lines with \r\n; agents and tests expect \n.
+		s.out.Append(b.Category, strings.ReplaceAll(b.Output, "\r\n", "\n"))
 	case "stopped":
 		var b dap.StoppedEventBody
 		if err := json.Unmarshal(ev.Body, &b); err != nil {
