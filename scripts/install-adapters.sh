@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the debug adapters that mcp-debugger's tests and demo use, when
 # they are missing. Idempotent: a machine that has them is left alone.
-#   scripts/install-adapters.sh [python] ...   (default: all)
+#   scripts/install-adapters.sh [python] [go] ...   (default: all)
 set -euo pipefail
 
 want=("$@")
@@ -29,6 +29,15 @@ for lang in "${want[@]}"; do
       else
         echo "python: installing python3-debugpy"
         apt_install python3-debugpy
+      fi
+      ;;
+    go)
+      gobin="$(go env GOBIN)"; [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
+      if [ -x "$gobin/dlv" ] || command -v dlv >/dev/null; then
+        echo "go: dlv present ($("${gobin}/dlv" version 2>/dev/null | sed -n 's/^Version: //p'))"
+      else
+        echo "go: installing dlv"
+        go install github.com/go-delve/delve/cmd/dlv@latest
       fi
       ;;
     *)
