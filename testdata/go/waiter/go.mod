@@ -1,0 +1,3 @@
+module example.com/waiter
+
+go 1.22
