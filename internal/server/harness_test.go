@@ -19,13 +19,13 @@ import (
 // harness is an MCP client connected in memory to a fresh server, as an
 // agent would be.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	srv *Server
 	cs  *mcp.ClientSession
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -53,12 +53,12 @@ func newHarness(t *testing.T) *harness {
 	return &harness{t: t, ctx: ctx, srv: srv, cs: cs}
 }
 
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-func mockProgram(t *testing.T, name string) string {
+func mockProgram(t testing.TB, name string) string {
 	p := filepath.Join(repoRoot(t), "testdata", "mock", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatal(err)
