@@ -5,7 +5,7 @@
 set -euo pipefail
 
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(python)
+[ ${#want[@]} -gt 0 ] || want=(python go)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"

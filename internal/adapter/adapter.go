@@ -129,6 +129,19 @@ type Quirks struct {
 	// Unsupported lists requests that must never be sent (some adapters drop
 	// the connection on an unknown request); tools answer "not supported".
 	Unsupported []string
+	// FunctionBreakpointName, when set, turns the name an agent gave a
+	// function breakpoint into the one the adapter resolves (Delve wants
+	// "main.weigh" where an agent writes "weigh"). The session keeps the
+	// agent's name; only the request carries this one.
+	FunctionBreakpointName func(name string) string
+}
+
+// FunctionName is the name to send for a function breakpoint.
+func (q Quirks) FunctionName(name string) string {
+	if q.FunctionBreakpointName == nil {
+		return name
+	}
+	return q.FunctionBreakpointName(name)
 }
 
 // Supports reports whether command may be sent to the adapter.

@@ -120,7 +120,7 @@ func (s *Session) sendFunctions(ctx context.Context, r *run) error {
 	fbs := append([]*FunctionBreakpoint(nil), s.bps.functions...)
 	s.mu.Unlock()
 	var body dap.SetFunctionBreakpointsResponseBody
-	if err := r.client.Call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs)}, &body); err != nil {
+	if err := r.client.Call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)}, &body); err != nil {
 		return adapterError("set function breakpoints", err, "")
 	}
 	s.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // Breakpoint is a line breakpoint as the session tracks it. IDs are the
@@ -126,10 +127,12 @@ func sourceBreakpoints(bps []*Breakpoint) []dap.SourceBreakpoint {
 	return out
 }
 
-func functionBreakpoints(fbs []*FunctionBreakpoint) []dap.FunctionBreakpoint {
+// functionBreakpoints is the setFunctionBreakpoints list, names in the
+// adapter's spelling (see adapter.Quirks.FunctionBreakpointName).
+func functionBreakpoints(fbs []*FunctionBreakpoint, q adapter.Quirks) []dap.FunctionBreakpoint {
 	out := make([]dap.FunctionBreakpoint, len(fbs))
 	for i, fb := range fbs {
-		out[i] = dap.FunctionBreakpoint{Name: fb.FunctionName, Condition: fb.Condition, HitCondition: fb.HitCondition}
+		out[i] = dap.FunctionBreakpoint{Name: q.FunctionName(fb.FunctionName), Condition: fb.Condition, HitCondition: fb.HitCondition}
 	}
 	return out
 }

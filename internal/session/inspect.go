@@ -103,6 +103,11 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeI
 		}
 		var body dap.StackTraceResponseBody
 		if err := r.client.Call(ctx, "stackTrace", args, &body); err != nil {
+			if st.Reason == "entry" && threadID == st.ThreadID {
+				// Before the first line some adapters (Delve) have no
+				// stack yet: an empty one, not an error.
+				return []Frame{}, nil
+			}
 			return nil, adapterError("get the stack trace", err, "list_threads shows the valid thread ids")
 		}
 		frames = body.StackFrames
@@ -133,7 +138,7 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]dap.Scope, error) 
 	if err != nil {
 		return nil, err
 	}
-	if len(st.frames) > 0 && st.frames[0].Id == frameID && st.scopes != nil {
+	if len(st.frames) > 0 && st.frames[st.top].Id == frameID && st.scopes != nil {
 		return st.scopes, nil
 	}
 	scopes, err := fetchScopes(ctx, r, frameID)
@@ -214,12 +219,15 @@ func (s *Session) Locals(ctx context.Context, frameID *int, includeSpecial bool,
 		return nil, err
 	}
 	if len(st.frames) == 0 {
+		if st.framesErr != nil && st.Reason == "entry" {
+			return nil, errorf("step or continue first", "no local variables yet: the program stopped on entry, before its first line")
+		}
 		if st.framesErr != nil {
 			return nil, adapterError("get local variables", st.framesErr, "")
 		}
 		return nil, errorf("", "cannot get local variables: the stopped thread has no stack frames")
 	}
-	frame := st.frames[0]
+	frame := st.frames[st.top]
 	if frameID != nil && *frameID != frame.Id {
 		found := false
 		for _, f := range st.frames {
@@ -234,7 +242,7 @@ func (s *Session) Locals(ctx context.Context, frameID *int, includeSpecial bool,
 	}
 	var raw []dap.Variable
 	scopeName := st.localsName
-	if frame.Id == st.frames[0].Id && (st.locals != nil || st.localsErr != nil) {
+	if frame.Id == st.frames[st.top].Id && (st.locals != nil || st.localsErr != nil) {
 		if st.localsErr != nil {
 			return nil, adapterError("get local variables", st.localsErr, "")
 		}
@@ -291,7 +299,7 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	case frameID != nil:
 		args["frameId"] = *frameID
 	case len(st.frames) > 0:
-		args["frameId"] = st.frames[0].Id
+		args["frameId"] = st.frames[st.top].Id
 	}
 	var body dap.EvaluateResponseBody
 	if err := r.client.Call(ctx, "evaluate", args, &body); err != nil {

@@ -23,6 +23,7 @@ type Stop struct {
 	ready chan struct{} // closed when the prefetch is done
 
 	frames     []dap.StackFrame
+	top        int // index in frames of the frame the snapshot shows
 	framesErr  error
 	scopes     []dap.Scope
 	localsRef  int
@@ -65,7 +66,10 @@ func (s *Session) prefetch(r *run, st *Stop) {
 		return
 	}
 	st.frames = stack.StackFrames
-	scopes, err := fetchScopes(ctx, r, st.frames[0].Id)
+	if st.Reason == "exception" {
+		st.top = raisingFrame(st.frames)
+	}
+	scopes, err := fetchScopes(ctx, r, st.frames[st.top].Id)
 	if err != nil {
 		st.localsErr = err
 		return
@@ -77,6 +81,19 @@ func (s *Session) prefetch(r *run, st *Stop) {
 	}
 	st.localsRef, st.localsName = sc.VariablesReference, sc.Name
 	st.locals, st.localsErr = fetchVariables(ctx, r, sc.VariablesReference, 0, 0)
+}
+
+// raisingFrame is the frame an exception was raised in: the first one the
+// adapter does not mark as runtime internals ("subtle", "deemphasize"). A
+// Go panic stops inside runtime.fatalpanic, two frames below the panic
+// call; an agent wants the call. 0 when every frame is marked.
+func raisingFrame(frames []dap.StackFrame) int {
+	for i, f := range frames {
+		if f.PresentationHint != "subtle" && f.PresentationHint != "deemphasize" {
+			return i
+		}
+	}
+	return 0
 }
 
 func fetchScopes(ctx context.Context, r *run, frameID int) ([]dap.Scope, error) {
@@ -274,7 +291,7 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Exception = &ExceptionInfo{Description: st.Description, Message: st.Text}
 	}
 	if len(st.frames) > 0 {
-		f := st.frames[0]
+		f := st.frames[st.top]
 		snap.Location = &Location{Line: f.Line, Column: f.Column, Function: f.Name}
 		if f.Source != nil {
 			snap.Location.File = f.Source.Path
@@ -282,6 +299,10 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 				snap.Context = &c
 			}
 		}
+	} else if st.framesErr != nil && st.Reason == "entry" {
+		// Stopped before any code ran: some adapters (Delve) have no
+		// stack to show yet, which is no error.
+		snap.LocalsNote = "stopped on entry: the program has not started its main thread (goroutine) yet, so there is no stack or locals; set breakpoints and continue"
 	} else if st.framesErr != nil {
 		snap.LocalsNote = "stack unavailable: " + st.framesErr.Error()
 	}

@@ -383,7 +383,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyLines(bps, a) }})
 	}
 	if fbs := s.bps.functions; len(fbs) > 0 && r.caps.SupportsFunctionBreakpoints {
-		p, err := r.client.Send("setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs)})
+		p, err := r.client.Send("setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)})
 		if err != nil {
 			s.mu.Unlock()
 			return 0, err

@@ -1,0 +1,69 @@
+package golang
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+// quirks are Delve's departures from plain DAP that the engine handles.
+func quirks(namer func(string) string) adapter.Quirks {
+	return adapter.Quirks{FunctionBreakpointName: namer}
+}
+
+// functionNamer qualifies a plain function name ("weigh") with its package
+// ("main.weigh"), which Delve's function breakpoints need, when exactly one
+// top-level function of the debugged package has that name. Other names
+// (already qualified, methods, ambiguous or unknown ones) go to Delve as
+// given, so its own error reaches the agent.
+func functionNamer(mode, program string) func(string) string {
+	if mode == modeExec {
+		return nil
+	}
+	dir := packageDir(program)
+	withTests := mode == modeTest
+	return func(name string) string {
+		if name == "" || strings.ContainsAny(name, ".:/ ") {
+			return name
+		}
+		pkg, ok := findFunc(dir, name, withTests)
+		if !ok {
+			return name
+		}
+		return pkg + "." + name
+	}
+}
+
+// findFunc parses the package's files (read each time: the agent may edit
+// them) and returns its package name if exactly one top-level function is
+// called name.
+func findFunc(dir, name string, withTests bool) (string, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	fset := token.NewFileSet()
+	pkg, count := "", 0
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || (!withTests && strings.HasSuffix(n, "_test.go")) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
+				pkg = f.Name.Name
+				count++
+			}
+		}
+	}
+	return pkg, count == 1
+}

@@ -1,0 +1,151 @@
+package golang
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// addressTimeout bounds the wait for dlv's first line, which comes within
+// tens of milliseconds (ADAPTER-QUIRKS.md); more means dlv is stuck.
+const addressTimeout = 20 * time.Second
+
+// listeningPrefix starts the line `dlv dap` prints once it listens.
+const listeningPrefix = "DAP server listening at:"
+
+// dapCommand is the command line of a DAP server on a port the kernel
+// picks; dlv prints which.
+func dapCommand(dlvPath string) []string {
+	return []string{dlvPath, "dap", "--listen=127.0.0.1:0"}
+}
+
+// dapServer is a running `dlv dap` and our connection to it.
+type dapServer struct {
+	p    *proc.Process
+	conn net.Conn
+}
+
+func (s *dapServer) close() {
+	s.conn.Close()
+	s.p.Kill()
+}
+
+// startDAPServer starts `dlv dap` in its own process group in dir, reads
+// the address from its first stdout line and connects.
+func startDAPServer(ctx context.Context, command []string, dir string, log *slog.Logger) (*dapServer, error) {
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("dlv stdout: %w", err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("dlv stderr: %w", err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", command[0], err)
+	}
+	tail := &lineTail{}
+	// Both readers end when dlv exits and its pipes close.
+	go tail.read(stderr, log, "dlv stderr")
+	addrc := make(chan string, 1)
+	go readAddress(stdout, addrc, log)
+
+	ctx, cancel := context.WithTimeout(ctx, addressTimeout)
+	defer cancel()
+	var addr string
+	select {
+	case addr = <-addrc:
+	case <-p.Done():
+		return nil, fmt.Errorf("dlv exited (code %d) before listening: %s", p.ExitCode(), tail.String())
+	case <-ctx.Done():
+		p.Kill()
+		return nil, fmt.Errorf("dlv did not print its address (%s…): %w; its stderr: %s", listeningPrefix, ctx.Err(), tail.String())
+	}
+	if addr == "" {
+		p.Kill()
+		return nil, fmt.Errorf("dlv printed no address (expected %q first); its stderr: %s", listeningPrefix, tail.String())
+	}
+	conn, err := adapter.DialTCP(ctx, addr)
+	if err != nil {
+		p.Kill()
+		return nil, err
+	}
+	log.Debug("dlv dap started", "addr", addr, "pid", p.Pid(), "dir", dir)
+	return &dapServer{p: p, conn: conn}, nil
+}
+
+// readAddress sends the address of dlv's listening line (or "" if its
+// first line is something else, or stdout ends first), then logs the rest
+// of stdout until it closes.
+func readAddress(r io.Reader, addrc chan<- string, log *slog.Logger) {
+	br := bufio.NewReader(r)
+	line, err := br.ReadString('\n')
+	addr, ok := parseListening(line, listeningPrefix)
+	if !ok {
+		log.Debug("dlv stdout", "line", strings.TrimSpace(line))
+	}
+	addrc <- addr
+	if err != nil {
+		return
+	}
+	adapter.LogLines(br, log, "dlv stdout")
+}
+
+// parseListening reads host:port after prefix, as Delve prints it:
+// "DAP server listening at: 127.0.0.1:40203" (dap) or "API server
+// listening at: 127.0.0.1:40203" (headless).
+func parseListening(line, prefix string) (string, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), prefix)
+	if !ok {
+		return "", false
+	}
+	addr := strings.TrimSpace(rest)
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return "", false
+	}
+	return addr, true
+}
+
+// lineTail logs lines and keeps the last few for error messages.
+type lineTail struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+const tailLines = 20
+
+func (t *lineTail) read(r io.Reader, log *slog.Logger, source string) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		log.Debug(source, "line", sc.Text())
+		t.mu.Lock()
+		t.lines = append(t.lines, sc.Text())
+		if len(t.lines) > tailLines {
+			t.lines = t.lines[1:]
+		}
+		t.mu.Unlock()
+	}
+}
+
+func (t *lineTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.lines) == 0 {
+		return "(nothing)"
+	}
+	return strings.Join(t.lines, "\n")
+}

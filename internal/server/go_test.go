@@ -1,0 +1,345 @@
+package server
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// Integration tests: the MCP tools on real Delve and real Go programs
+// (testdata/go, whose README lists the lines used here).
+
+func goProgram(t *testing.T, parts ...string) string {
+	return filepath.Join(append([]string{repoRoot(t), "testdata", "go"}, parts...)...)
+}
+
+func (h *harness) goSession() string {
+	h.t.Helper()
+	testenv.RequireAdapter(h.t, "go")
+	return h.ok("create_debug_session", map[string]any{"language": "go"}).str("sessionId")
+}
+
+// buildGo builds a testdata program without optimizations into a temp dir.
+func buildGo(t *testing.T, name string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", out, ".")
+	cmd.Dir = goProgram(t, name)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", name, err, b)
+	}
+	return out
+}
+
+func TestGoBreakpointStepsAndEvaluate(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	dir := goProgram(t, "loop")
+	src := goProgram(t, "loop", "main.go")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 27})
+
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": dir})
+	wantStop(t, snap, "breakpoint", 27)
+	if l := snap.vars("locals"); l["i"] != "0" || l["total"] != "0" || !strings.Contains(l["it"], "widget") {
+		t.Fatalf("locals at the first hit: %v", l)
+	}
+	if snap.num("threadId") == 0 {
+		t.Errorf("the snapshot should name the goroutine that stopped: %v", snap)
+	}
+	// A struct, a slice and a map expand through their references.
+	want := map[string]map[string]string{
+		"it":     {"Name": `"widget"`, "Count": "3"},
+		"values": {"[0]": "10", "[2]": "30"},
+		"tags":   {`"a"`: "1", `"b"`: "2"},
+	}
+	for _, v := range h.ok("get_local_variables", map[string]any{"sessionId": id}).list("variables") {
+		w, ok := want[v.str("name")]
+		if !ok {
+			continue
+		}
+		delete(want, v.str("name"))
+		got := h.ok("get_variables", map[string]any{"sessionId": id, "scope": v.num("variablesReference")}).vars("variables")
+		for k, val := range w {
+			if got[k] != val {
+				t.Errorf("%s expanded: %v, want %s = %s", v.str("name"), got, k, val)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("locals missing: %v", want)
+	}
+
+	in := h.ok("step_into", map[string]any{"sessionId": id})
+	if in.obj("location").str("function") != "main.weigh" {
+		t.Fatalf("step_into should enter weigh: %v", in["location"])
+	}
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	if over.obj("location").str("function") != "main.weigh" || over.obj("location").num("line") <= in.obj("location").num("line") || over.str("stopReason") != "step" {
+		t.Errorf("step_over inside weigh: %v", over)
+	}
+	out := h.ok("step_out", map[string]any{"sessionId": id})
+	if out.obj("location").str("function") != "main.main" {
+		t.Errorf("step_out should return to main: %v", out["location"])
+	}
+
+	next := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, next, "breakpoint", 27)
+	if l := next.vars("locals"); l["i"] != "1" || l["total"] != "0" {
+		t.Errorf("locals at the second hit: %v", l)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "i * 10 + len(values)"}); ev.str("result") != "13" {
+		t.Errorf("evaluate: %v", ev)
+	}
+	h.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "no_such_name"}, "no_such_name")
+	threads := h.ok("list_threads", map[string]any{"sessionId": id})
+	if threads.num("count") < 1 || !strings.Contains(threads.list("threads")[0].str("name"), "main.main") {
+		t.Errorf("goroutines: %v", threads)
+	}
+
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
+		t.Errorf("the program should run to the end with exit code 3: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	for _, want := range []string{"weighing 4\n", "stderr 4\n", "total 30 widget 3 2"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("output %q missing from %q", want, all)
+		}
+	}
+}
+
+func TestGoConditionalAndFunctionBreakpoints(t *testing.T) {
+	h := newHarness(t)
+	dir := goProgram(t, "loop")
+	src := goProgram(t, "loop", "main.go")
+
+	id := h.goSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 15, "condition": "item == 2"})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": dir})
+	wantStop(t, snap, "breakpoint", 15)
+	if snap.vars("locals")["item"] != "2" {
+		t.Errorf("condition item == 2: %v", snap.vars("locals"))
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "item * factor"}); ev.str("result") != "6" {
+		t.Errorf("evaluate item * factor: %v", ev)
+	}
+
+	id = h.goSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "weigh"})
+	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	if snap.str("state") != "paused" || snap.obj("location").str("function") != "main.weigh" {
+		t.Fatalf("function breakpoint by plain name: %v", snap)
+	}
+	bps := h.ok("list_breakpoints", map[string]any{"sessionId": id})
+	t.Logf("breakpoints: %v", bps)
+}
+
+func TestGoBuildErrorVerbatim(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	out := h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "bad")}, "main.go:4:2: declared and not used: x")
+	t.Logf("build error: %v", out["error"])
+	// The build's temp binary never lands in the user's tree.
+	if m, _ := filepath.Glob(goProgram(t, "bad", "__debug_bin*")); len(m) > 0 {
+		t.Errorf("debug binary left in the package: %v", m)
+	}
+}
+
+func TestGoStopOnEntry(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop"), "stopOnEntry": true})
+	if snap.str("state") != "paused" || snap.str("stopReason") != "entry" {
+		t.Fatalf("stopOnEntry: %v", snap)
+	}
+	if note := snap.str("localsNote"); strings.Contains(note, "unknown goroutine") || strings.Contains(note, "unavailable") {
+		t.Errorf("entry stop shows an error: %q", note)
+	}
+	if st := h.ok("get_stack_trace", map[string]any{"sessionId": id}); len(st.list("stackFrames")) != 0 {
+		t.Errorf("stack on entry: %v", st)
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "loop", "main.go"), "line": 15})
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 15)
+}
+
+func TestGoPanicStops(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "panics")})
+	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" {
+		t.Fatalf("panic stop: %v", snap)
+	}
+	if ex := snap.obj("exception"); !strings.Contains(ex.str("description")+ex.str("message"), "negative value: -1") {
+		t.Errorf("panic value: %v", snap["exception"])
+	}
+	if loc := snap.obj("location"); loc.str("function") != "main.check" || loc.num("line") != 8 {
+		t.Errorf("panic location should be where it was raised: %v", loc)
+	}
+}
+
+func TestGoTestMode(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	src := goProgram(t, "calc", "calc.go")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "calc", "calc_test.go"), "args": []string{"-test.run", "^TestSub$", "-test.v"}})
+	wantStop(t, snap, "breakpoint", 12)
+	if l := snap.vars("locals"); l["a"] != "5" || l["b"] != "3" {
+		t.Errorf("locals in Sub: %v", l)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Errorf("the test run should pass and end: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(all, "--- PASS: TestSub") || strings.Contains(all, "TestAdd") {
+		t.Errorf("only TestSub should run: %q", all)
+	}
+
+	// A plain function name in a package other than main.
+	id = h.goSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "Add"})
+	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "calc", "calc_test.go")})
+	if loc := snap.obj("location"); snap.str("state") != "paused" || !strings.HasSuffix(loc.str("function"), "calc.Add") {
+		t.Errorf("function breakpoint Add in test mode: %v", snap)
+	}
+}
+
+// startWaiter starts the built waiter program and waits for its "ready".
+func startWaiter(t *testing.T, cmd *exec.Cmd, ready string) (*proc.Process, *bufio.Scanner) {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), ready) {
+			return p, sc
+		}
+	}
+	t.Fatalf("%s never printed %q", cmd.Path, ready)
+	return nil, nil
+}
+
+func TestGoAttachByProcessID(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	bin := buildGo(t, "waiter")
+	p, sc := startWaiter(t, exec.Command(bin), "ready")
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "waiter", "main.go"), "line": 10})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "waitForStop": true, "timeout": 60000})
+	wantStop(t, att, "breakpoint", 10)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	det := h.ok("detach_from_process", map[string]any{"sessionId": id})
+	if det.str("state") != "stopped" {
+		t.Errorf("detach: %v", det)
+	}
+	if !proc.Alive(p.Pid()) {
+		t.Errorf("the program should keep running after detach")
+	}
+}
+
+func TestGoAttachToHeadlessDelve(t *testing.T) {
+	h := newHarness(t)
+	av := testenv.RequireAdapter(t, "go")
+	id := h.goSession()
+	bin := buildGo(t, "waiter")
+	cmd := exec.Command(av.Path, "exec", "--headless", "--accept-multiclient", "--listen", "127.0.0.1:0", bin)
+	_, sc := startWaiter(t, cmd, "API server listening at:")
+	line := sc.Text()
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	addr := strings.TrimSpace(line[strings.Index(line, "at:")+3:])
+	host, port, _ := strings.Cut(addr, ":")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "waiter", "main.go"), "line": 10})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": host, "port": port, "waitForStop": true, "timeout": 60000})
+	wantStop(t, att, "breakpoint", 10)
+	if att.vars("locals")["n"] == "" {
+		t.Errorf("locals after attach: %v", att.vars("locals"))
+	}
+}
+
+func TestGoCloseLeavesNoProcess(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	before := len(proc.Descendants(os.Getpid()))
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "loop", "main.go"), "line": 15})
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")})
+	kids := proc.Descendants(os.Getpid())
+	if len(kids) < before+2 {
+		t.Fatalf("expected dlv and the program, got %v", kids)
+	}
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	for _, pid := range kids {
+		if proc.Alive(pid) {
+			t.Errorf("process %d survived close_debug_session", pid)
+		}
+	}
+}
+
+func TestGoDryRun(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	dry := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop"), "dryRunSpawn": true})
+	req := dry.obj("data").obj("launchRequest")
+	if req.str("mode") != "debug" || req.str("outputMode") != "remote" || !strings.HasPrefix(req.str("output"), os.TempDir()) {
+		t.Errorf("dry run: %v", dry)
+	}
+}
+
+func TestGoPauseAndGoroutines(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "waiter"), "waitForStop": false})
+	if run.str("state") != "running" {
+		t.Fatalf("start: %v", run)
+	}
+	// Pause once the loop runs: waiter prints "ready" just before it.
+	for !strings.Contains(h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"), "ready") {
+	}
+	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
+	if paused.str("state") != "paused" || paused.str("stopReason") != "pause" {
+		t.Fatalf("pause: %v", paused)
+	}
+	// Delve reports the pause on the thread that was running, goroutine
+	// or not (then threadId 0, left out); every goroutine is listed.
+	threads := h.ok("list_threads", map[string]any{"sessionId": id})
+	var mainID int
+	for _, th := range threads.list("threads") {
+		if strings.Contains(th.str("name"), "[Go 1]") {
+			mainID = th.num("id")
+		}
+	}
+	if mainID == 0 || threads.num("count") < 2 {
+		t.Fatalf("goroutines should include goroutine 1 (main) and the runtime's: %v", threads)
+	}
+	stack := h.ok("get_stack_trace", map[string]any{"sessionId": id, "threadId": mainID, "includeInternals": true})
+	found := false
+	for _, f := range stack.list("stackFrames") {
+		found = found || f.str("name") == "main.main"
+	}
+	if !found {
+		t.Errorf("stack of goroutine %d: %v", mainID, stack)
+	}
+}
