@@ -134,6 +134,9 @@ type Quirks struct {
 	// "main.weigh" where an agent writes "weigh"). The session keeps the
 	// agent's name; only the request carries this one.
 	FunctionBreakpointName func(name string) string
+	// IsNoise, when set, reports output events that are the adapter's own
+	// chatter (banners, help lines), kept out of the program's output.
+	IsNoise func(category, text string) bool
 }
 
 // FunctionName is the name to send for a function breakpoint.

@@ -114,6 +114,9 @@ func TestGoBreakpointStepsAndEvaluate(t *testing.T) {
 			t.Errorf("output %q missing from %q", want, all)
 		}
 	}
+	if strings.Contains(all, "dlv help") {
+		t.Errorf("Delve's own console line is not program output: %q", all)
+	}
 }
 
 func TestGoConditionalAndFunctionBreakpoints(t *testing.T) {

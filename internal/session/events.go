@@ -33,7 +33,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		if json.Unmarshal(ev.Body, &b) != nil {
 			return
 		}
-		if b.Category == "telemetry" {
+		if b.Category == "telemetry" || (r.conn.Quirks.IsNoise != nil && r.conn.Quirks.IsNoise(b.Category, b.Output)) {
 			return
 		}
 		if b.Category == "" {

@@ -7,14 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
-
-// quirks are Delve's departures from plain DAP that the engine handles.
-func quirks(namer func(string) string) adapter.Quirks {
-	return adapter.Quirks{FunctionBreakpointName: namer}
-}
 
 // functionNamer qualifies a plain function name ("weigh") with its package
 // ("main.weigh"), which Delve's function breakpoints need, when exactly one

@@ -1,0 +1,19 @@
+package golang
+
+import (
+	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+// quirks are Delve's departures from plain DAP that the engine handles.
+func quirks(namer func(string) string) adapter.Quirks {
+	return adapter.Quirks{FunctionBreakpointName: namer, IsNoise: isNoise}
+}
+
+// isNoise drops the line Delve prints on configurationDone for its own
+// terminal users ("Type 'dlv help' for list of commands."): it is not the
+// program's output.
+func isNoise(category, text string) bool {
+	return category == "console" && strings.HasPrefix(text, "Type 'dlv help'")
+}
