@@ -1,6 +1,6 @@
 // Package bench compares each debugging operation done through
 // mcp-debugger (the built binary, over stdio, as an agent calls it) with the
-// same operation in raw DAP against the same debug adapter.
+// same operation in raw DAP against the same debug adapter, per language.
 //
 //	make bench     (or: go test -run '^$' -bench . -benchtime 20x ./internal/bench/)
 package bench
@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
@@ -35,46 +36,65 @@ var ops = []string{"first_stop", "locals", "step_over", "continue", "evaluate", 
 // what our snapshot carries (stack, scopes, locals), the same information.
 const withInfo = "+locals"
 
-const (
-	breakLine  = 22 // subtotal += line_total(item, qty)
-	expression = "subtotal + 1"
-)
+// target is one language's benchmark program: a breakpoint inside a loop,
+// so that continue reaches it again.
+type target struct {
+	language   string
+	scriptPath string // relative to the repository root
+	file       string // the breakpoint's file, relative to the repository root
+	line       int
+	expression string
+}
 
-func program(b *testing.B) string {
-	p, err := filepath.Abs("../../examples/python/orders.py")
+var targets = []target{
+	{"python", "examples/python/orders.py", "examples/python/orders.py", 22, "subtotal + 1"},
+	{"go", "testdata/go/loop", "testdata/go/loop/main.go", 27, "total + i"},
+}
+
+func abs(b *testing.B, rel string) string {
+	p, err := filepath.Abs(filepath.Join("../..", rel))
 	if err != nil {
 		b.Fatal(err)
 	}
 	return p
 }
 
-// BenchmarkPython runs one Python session per iteration both ways and
-// reports each operation's median in ms, the ratio, and the server's memory.
-func BenchmarkPython(b *testing.B) {
-	testenv.RequireAdapter(b, "python")
-	prog := program(b)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+// BenchmarkSession runs one session per iteration and language both ways
+// and reports each operation's median in ms, the ratio, and the server's
+// memory.
+func BenchmarkSession(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	srv := startServer(ctx, b)
 	defer srv.close()
+	for _, tg := range targets {
+		b.Run(tg.language, func(b *testing.B) {
+			testenv.RequireAdapter(b, tg.language)
+			tg.scriptPath, tg.file = abs(b, tg.scriptPath), abs(b, tg.file)
+			benchTarget(ctx, b, srv, tg)
+		})
+	}
+}
+
+func benchTarget(ctx context.Context, b *testing.B, srv *server, tg target) {
 
 	viaMCP := map[string][]time.Duration{}
 	// viaDAP also holds step_over+locals and continue+locals.
 	viaDAP := map[string][]time.Duration{}
 	// One untimed round of each warms the OS caches and the interpreter's .pyc files.
-	if _, err := srv.session(ctx, prog); err != nil {
+	if _, err := srv.session(ctx, tg); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := rawSession(ctx, prog); err != nil {
+	if _, err := rawSession(ctx, tg); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		m, err := srv.session(ctx, prog)
+		m, err := srv.session(ctx, tg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := rawSession(ctx, prog)
+		r, err := rawSession(ctx, tg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,7 +108,7 @@ func BenchmarkPython(b *testing.B) {
 	b.StopTimer()
 
 	var table strings.Builder
-	fmt.Fprintf(&table, "\n%-11s %8s %8s %6s %14s %6s  (medians of %d sessions)\n", "operation", "mcp ms", "raw ms", "ratio", "raw+locals ms", "ratio", len(viaMCP["close"]))
+	fmt.Fprintf(&table, "\n%s\n%-11s %8s %8s %6s %14s %6s  (medians of %d sessions)\n", tg.language, "operation", "mcp ms", "raw ms", "ratio", "raw+locals ms", "ratio", len(viaMCP["close"]))
 	for _, op := range ops {
 		mm, rm := ms(median(viaMCP[op])), ms(median(viaDAP[op]))
 		fmt.Fprintf(&table, "%-11s %8.2f %8.2f %6.2f", op, mm, rm, mm/rm)
@@ -174,14 +194,14 @@ func (s *server) call(ctx context.Context, tool string, args map[string]any) (ma
 }
 
 // session runs the benchmark's session through MCP and times each operation.
-func (s *server) session(ctx context.Context, prog string) (map[string]time.Duration, error) {
+func (s *server) session(ctx context.Context, tg target) (map[string]time.Duration, error) {
 	t := map[string]time.Duration{}
-	created, err := s.call(ctx, "create_debug_session", map[string]any{"language": "python"})
+	created, err := s.call(ctx, "create_debug_session", map[string]any{"language": tg.language})
 	if err != nil {
 		return nil, err
 	}
 	id := created["sessionId"]
-	if _, err := s.call(ctx, "set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": breakLine}); err != nil {
+	if _, err := s.call(ctx, "set_breakpoint", map[string]any{"sessionId": id, "file": tg.file, "line": tg.line}); err != nil {
 		return nil, err
 	}
 	steps := []struct {
@@ -189,11 +209,11 @@ func (s *server) session(ctx context.Context, prog string) (map[string]time.Dura
 		args     map[string]any
 		want     string
 	}{
-		{"first_stop", "start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}, "paused"},
+		{"first_stop", "start_debugging", map[string]any{"sessionId": id, "scriptPath": tg.scriptPath}, "paused"},
 		{"locals", "get_local_variables", map[string]any{"sessionId": id}, ""},
 		{"step_over", "step_over", map[string]any{"sessionId": id}, "paused"},
 		{"continue", "continue_execution", map[string]any{"sessionId": id}, "paused"},
-		{"evaluate", "evaluate_expression", map[string]any{"sessionId": id, "expression": expression}, ""},
+		{"evaluate", "evaluate_expression", map[string]any{"sessionId": id, "expression": tg.expression}, ""},
 		{"close", "close_debug_session", map[string]any{"sessionId": id}, ""},
 	}
 	for _, st := range steps {
@@ -228,11 +248,11 @@ func topLocals(ctx context.Context, c *dapc.Client, threadID int) (int, error) {
 
 // rawSession does the same in plain DAP with the same adapter and launch
 // arguments, doing only what each operation strictly needs.
-func rawSession(ctx context.Context, prog string) (map[string]time.Duration, error) {
+func rawSession(ctx context.Context, tg target) (map[string]time.Duration, error) {
 	t := map[string]time.Duration{}
-	a, _ := adapter.Lookup("python")
+	a, _ := adapter.Lookup(tg.language)
 	start := time.Now()
-	conn, err := a.Launch(ctx, adapter.LaunchConfig{Program: prog})
+	conn, err := a.Launch(ctx, adapter.LaunchConfig{Program: tg.scriptPath})
 	if err != nil {
 		return nil, err
 	}
@@ -272,8 +292,15 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 		}
 	}
 
-	if err := c.Call(ctx, "initialize", map[string]any{"clientID": "raw", "adapterID": conn.AdapterID, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}, nil); err != nil {
+	var caps dap.Capabilities
+	if err := c.Call(ctx, "initialize", map[string]any{"clientID": "raw", "adapterID": conn.AdapterID, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}, &caps); err != nil {
 		return nil, err
+	}
+	filters := []string{}
+	for _, f := range caps.ExceptionBreakpointFilters {
+		if f.Default || f.Filter == "uncaught" {
+			filters = append(filters, f.Filter)
+		}
 	}
 	launch, err := c.Send(conn.Request, conn.Arguments)
 	if err != nil {
@@ -284,10 +311,10 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	if err := c.Call(ctx, "setBreakpoints", map[string]any{"source": map[string]any{"path": prog}, "breakpoints": []map[string]any{{"line": breakLine}}}, nil); err != nil {
+	if err := c.Call(ctx, "setBreakpoints", map[string]any{"source": map[string]any{"path": tg.file}, "breakpoints": []map[string]any{{"line": tg.line}}}, nil); err != nil {
 		return nil, err
 	}
-	if err := c.Call(ctx, "setExceptionBreakpoints", map[string]any{"filters": []string{"uncaught"}}, nil); err != nil {
+	if err := c.Call(ctx, "setExceptionBreakpoints", map[string]any{"filters": filters}, nil); err != nil {
 		return nil, err
 	}
 	if err := c.Call(ctx, "configurationDone", nil, nil); err != nil {
@@ -326,7 +353,7 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 	}
 
 	begin = time.Now()
-	if err := c.Call(ctx, "evaluate", map[string]any{"expression": expression, "frameId": frameID, "context": conn.Quirks.EvaluateContext}, nil); err != nil {
+	if err := c.Call(ctx, "evaluate", map[string]any{"expression": tg.expression, "frameId": frameID, "context": evalContext(conn.Quirks.EvaluateContext)}, nil); err != nil {
 		return nil, err
 	}
 	t["evaluate"] = time.Since(begin)
@@ -336,4 +363,11 @@ func rawSession(ctx context.Context, prog string) (map[string]time.Duration, err
 	cleanup()
 	t["close"] = time.Since(begin)
 	return t, nil
+}
+
+func evalContext(c string) string {
+	if c == "" {
+		return "repl"
+	}
+	return c
 }
