@@ -346,3 +346,54 @@ func TestGoPauseAndGoroutines(t *testing.T) {
 		t.Errorf("stack of goroutine %d: %v", mainID, stack)
 	}
 }
+
+// TestGoLongSlicePaged: a long slice is paged, not dumped; get_variables
+// reads any page of it.
+func TestGoLongSlicePaged(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "big", "main.go"), "line": 12})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "big")})
+	wantStop(t, snap, "breakpoint", 12)
+	var ref int
+	for _, v := range snap.list("locals") {
+		if v.str("name") == "big" {
+			ref = v.num("variablesReference")
+		}
+	}
+	if ref == 0 {
+		t.Fatalf("big should be expandable: %v", snap["locals"])
+	}
+	first := h.ok("get_variables", map[string]any{"sessionId": id, "scope": ref})
+	if n := first.num("count"); n == 0 || n >= 1000 {
+		t.Errorf("a 1000-element slice should come paged, got %d children", n)
+	}
+	page := h.ok("get_variables", map[string]any{"sessionId": id, "scope": ref, "start": 500, "count": 3})
+	got := page.list("variables")
+	if len(got) != 3 || got[0].str("name") != "[500]" || got[0].str("value") != "1000" || got[2].str("value") != "1004" {
+		t.Errorf("page 500..502: %v", got)
+	}
+}
+
+// TestGoRuntimeErrorsStop: a runtime-error panic and a fatal runtime error
+// (a deadlock, which is no panic) both stop with a clear reason.
+func TestGoRuntimeErrorsStop(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "big")})
+	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" || snap.obj("location").num("line") != 13 {
+		t.Fatalf("nil-map write should stop at line 13: %v", snap)
+	}
+	if ex := snap.obj("exception"); !strings.Contains(ex.str("description")+ex.str("message"), "nil map") {
+		t.Errorf("exception details: %v", ex)
+	}
+
+	id = h.goSession()
+	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "deadlock")})
+	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" {
+		t.Fatalf("a deadlock should stop as a fatal error: %v", snap)
+	}
+	if !strings.Contains(snap.obj("exception").str("message"), "deadlock") || !strings.Contains(snap.str("message"), "all goroutines are asleep") {
+		t.Errorf("the stop should say deadlock: %v", snap)
+	}
+}

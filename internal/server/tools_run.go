@@ -343,10 +343,8 @@ func describe(snap *session.Snapshot) string {
 			}
 		}
 		why := snap.StopReason
-		if snap.Exception != nil {
-			ex := snap.Exception
-			detail := strings.TrimSpace(ex.ExceptionID + ": " + firstNonEmpty(ex.Description, ex.Message))
-			why = "exception " + strings.Trim(detail, ": ")
+		if ex := snap.Exception; ex != nil {
+			why = "exception " + joinDistinct(ex.ExceptionID, ex.Description, ex.Message)
 		}
 		return fmt.Sprintf("Paused at %s (%s).", where, why)
 	case session.StateRunning:
@@ -365,11 +363,21 @@ func describe(snap *session.Snapshot) string {
 	return "State: " + string(snap.State) + "."
 }
 
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
+// joinDistinct joins the non-empty parts that do not repeat an earlier one
+// ("ValueError: bad value", not "ValueError: ValueError: bad value").
+func joinDistinct(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		dup := p == ""
+		for _, o := range out {
+			if strings.Contains(o, p) {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, p)
 		}
 	}
-	return ""
+	return strings.Join(out, ": ")
 }

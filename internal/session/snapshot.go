@@ -106,11 +106,14 @@ func fetchScopes(ctx context.Context, r *run, frameID int) ([]dap.Scope, error) 
 
 func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.Variable, error) {
 	args := map[string]any{"variablesReference": ref}
-	if start > 0 {
+	if start > 0 || count > 0 {
+		// DAP pages only indexed children (Delve ignores start and count
+		// without the filter).
+		args["filter"] = "indexed"
 		args["start"] = start
-	}
-	if count > 0 {
-		args["count"] = count
+		if count > 0 {
+			args["count"] = count
+		}
 	}
 	var body dap.VariablesResponseBody
 	if err := r.client.Call(ctx, "variables", args, &body); err != nil {

@@ -1,0 +1,3 @@
+module example.com/big
+
+go 1.22
