@@ -325,8 +325,11 @@ func TestGoPauseAndGoroutines(t *testing.T) {
 	if paused.str("state") != "paused" || paused.str("stopReason") != "pause" {
 		t.Fatalf("pause: %v", paused)
 	}
-	// Delve reports the pause on the thread that was running, goroutine
-	// or not (then threadId 0, left out); every goroutine is listed.
+	// Delve may report the pause on a thread that runs no goroutine; the
+	// snapshot then shows the first goroutine listed, never no thread.
+	if paused.num("threadId") == 0 || paused["location"] == nil {
+		t.Errorf("a pause should show a thread and where it is: %v", paused)
+	}
 	threads := h.ok("list_threads", map[string]any{"sessionId": id})
 	var mainID int
 	for _, th := range threads.list("threads") {

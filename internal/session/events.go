@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -128,10 +129,33 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 	if st.ThreadID == 0 && s.last != nil {
 		st.ThreadID = s.last.ThreadID
 	}
+	if st.ThreadID == 0 {
+		// A stop on no particular thread (Delve pausing a thread that runs
+		// no goroutine): show the first thread the adapter lists. Asking
+		// here is safe: responses are read by the client's own goroutine.
+		s.mu.Unlock()
+		st.ThreadID = firstThread(r)
+		s.mu.Lock()
+		if s.r != r {
+			s.mu.Unlock()
+			return
+		}
+	}
 	s.stop, s.last = st, st
 	s.setStateLocked(StatePaused, st.Reason)
 	s.mu.Unlock()
 	go s.prefetch(r, st)
+}
+
+// firstThread is the first thread the adapter lists, 0 if none.
+func firstThread(r *run) int {
+	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+	defer cancel()
+	threads, err := r.threads(ctx)
+	if err != nil || len(threads) == 0 {
+		return 0
+	}
+	return threads[0].Id
 }
 
 // connectionEnded handles the end of the adapter connection: an orderly

@@ -1,1 +1,0 @@
-/work/main/testdata/native/rust/target/debug/loop_rust: /work/main/testdata/native/rust/src/main.rs
