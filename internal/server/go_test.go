@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -398,5 +399,29 @@ func TestGoRuntimeErrorsStop(t *testing.T) {
 	}
 	if !strings.Contains(snap.obj("exception").str("message"), "deadlock") || !strings.Contains(snap.str("message"), "all goroutines are asleep") {
 		t.Errorf("the stop should say deadlock: %v", snap)
+	}
+}
+
+// TestGoPointersExpand: a pointer expands to what it points at, and on.
+func TestGoPointersExpand(t *testing.T) {
+	h := newHarness(t)
+	id := h.goSession()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "ptr", "main.go"), "line": 14})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "ptr")})
+	wantStop(t, snap, "breakpoint", 14)
+	locals := h.ok("get_local_variables", map[string]any{"sessionId": id})
+	var head result
+	for _, v := range locals.list("variables") {
+		if v.str("name") == "head" {
+			head = v
+		}
+	}
+	if head == nil || head["expandable"] != true {
+		t.Fatalf("head should be an expandable pointer: %v", locals)
+	}
+	deep := h.ok("get_variables", map[string]any{"sessionId": id, "scope": head.num("variablesReference"), "depth": 3})
+	text := fmt.Sprint(deep["variables"])
+	if !strings.Contains(text, `"head"`) || !strings.Contains(text, `"tail"`) {
+		t.Errorf("expanding head three levels should reach tail: %s", text)
 	}
 }

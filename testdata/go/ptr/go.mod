@@ -1,0 +1,3 @@
+module example.com/ptr
+
+go 1.22
