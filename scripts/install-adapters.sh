@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the debug adapters that mcp-debugger's tests and demo use, when
 # they are missing. Idempotent: a machine that has them is left alone.
-#   scripts/install-adapters.sh [python] [go] ...   (default: all)
+#   scripts/install-adapters.sh [python] [go] [native] ...   (default: all)
 set -euo pipefail
 
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(python go)
+[ ${#want[@]} -gt 0 ] || want=(python go native)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -38,6 +38,14 @@ for lang in "${want[@]}"; do
       else
         echo "go: installing dlv"
         go install github.com/go-delve/delve/cmd/dlv@latest
+      fi
+      ;;
+    native)
+      if command -v lldb-dap >/dev/null || ls /usr/bin/lldb-dap-* >/dev/null 2>&1; then
+        echo "native: lldb-dap present ($(ls /usr/bin/lldb-dap-* 2>/dev/null | sort -V | tail -1))"
+      else
+        echo "native: installing lldb-22 (lldb-dap-22)"
+        apt_install lldb-22
       fi
       ;;
     *)

@@ -76,6 +76,11 @@ type LaunchConfig struct {
 	// DryRun asks for the Connection's Request, Arguments and Command
 	// without starting anything (Transport stays nil).
 	DryRun bool
+	// BreakOnExceptions is the agent's mode ("uncaught", "all", "none";
+	// empty means uncaught). The engine maps it onto the adapter's
+	// exception filters itself; an adapter reads it only for stops it must
+	// arrange on its own (lldb-dap offers no filter for Rust panics).
+	BreakOnExceptions string
 }
 
 // AttachConfig is what the agent asked to attach to.
@@ -89,6 +94,8 @@ type AttachConfig struct {
 	ExecutablePath string
 	Extra          map[string]any
 	Logger         *slog.Logger
+	// BreakOnExceptions is as in LaunchConfig.
+	BreakOnExceptions string
 }
 
 // Connection is a started debug adapter, ready for initialize.
@@ -137,6 +144,53 @@ type Quirks struct {
 	// IsNoise, when set, reports output events that are the adapter's own
 	// chatter (banners, help lines), kept out of the program's output.
 	IsNoise func(category, text string) bool
+	// FrameName, when set, rewrites the name of every stack frame the
+	// adapter reports, wherever the session shows one (stack traces, stop
+	// locations): lldb-dap leaves Rust's hash suffixes and legacy symbol
+	// escapes in names ("main::h038dc…", "$u7b$$u7b$closure$u7d$$u7d$").
+	FrameName func(name string) string
+	// InternalFrame, when set, marks further frames as the runtime's own
+	// (besides those without source or hinted "subtle"/"label"): stack
+	// traces leave them out unless the agent asks for internals, and an
+	// exception stop is shown at the first frame that is not one. name is
+	// the frame's name after FrameName; path is its source path, empty
+	// when it has none. lldb-dap gives
+	// Rust's std frames (the panic machinery, the ~17 frames of
+	// std::rt::lang_start under main) real /rustc/… paths.
+	InternalFrame func(name, path string) bool
+	// BeforeContinue, when set, runs before every continue request, with
+	// the thread about to be continued and a way to send DAP requests on
+	// the session's connection. An error fails the continue (the program
+	// stays paused). lldb-dap needs it: a step that a breakpoint
+	// interrupted stays on the thread's plan stack, and the next continue
+	// would finish that step in the caller instead of running to the next
+	// breakpoint (ADAPTER-QUIRKS.md, lldb-dap 2); the hook discards it.
+	BeforeContinue func(ctx context.Context, call CallFunc, threadID int) error
+	// StopReason, when set, corrects the reason and description of a
+	// stopped event from the adapter's own. lldb-dap reports a pause that
+	// lands while the program sits in a system call as reason "exception",
+	// description "signal SIGSTOP" (an agent that asked for a pause must
+	// see "pause", not a crash), and a Rust panic, which it can only catch
+	// with a breakpoint of the adapter's own, as that breakpoint.
+	StopReason func(reason, description string) (string, string)
+}
+
+// CallFunc sends one DAP request and decodes its response body into body
+// (which may be nil), bounded by ctx.
+type CallFunc func(ctx context.Context, command string, args, body any) error
+
+// Frame returns the name to show for a frame the adapter called name.
+func (q Quirks) Frame(name string) string {
+	if q.FrameName == nil {
+		return name
+	}
+	return q.FrameName(name)
+}
+
+// Internal reports whether the adapter marks a frame as runtime internals
+// through InternalFrame.
+func (q Quirks) Internal(name, path string) bool {
+	return q.InternalFrame != nil && q.InternalFrame(name, path)
 }
 
 // FunctionName is the name to send for a function breakpoint.
@@ -183,6 +237,19 @@ func (e *UnavailableError) Error() string {
 		msg += "; install with: " + e.InstallHint
 	}
 	return msg
+}
+
+// BuildError says that the program could not be built before debugging
+// (an adapter that compiles sources itself); Output is the compiler's own
+// text, which the agent gets verbatim.
+type BuildError struct {
+	// Command is the build command line, for the message.
+	Command string
+	Output  string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("build failed (%s):\n%s", e.Command, e.Output)
 }
 
 var (

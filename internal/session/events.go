@@ -107,14 +107,21 @@ func (s *Session) endCauseLocked() string {
 // stopped records a stop and starts fetching what its snapshot will show,
 // so that the agent's next call finds it ready.
 func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
+	reason, description := b.Reason, b.Description
+	if fix := r.conn.Quirks.StopReason; fix != nil {
+		reason, description = fix(b.Reason, b.Description)
+	}
 	st := &Stop{
-		Reason:            b.Reason,
-		Description:       b.Description,
+		Reason:            reason,
+		Description:       description,
 		Text:              b.Text,
 		ThreadID:          b.ThreadId,
 		AllThreadsStopped: b.AllThreadsStopped,
 		Time:              at,
 		ready:             make(chan struct{}),
+		// The adapter's exceptionInfo describes the stop it reported, not
+		// the one the quirk made of it.
+		noExceptionInfo: reason != b.Reason,
 	}
 	s.mu.Lock()
 	if s.r != r {

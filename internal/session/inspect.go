@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
@@ -111,10 +112,11 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeI
 			return nil, adapterError("get the stack trace", err, "list_threads shows the valid thread ids")
 		}
 		frames = body.StackFrames
+		renameFrames(frames, r.conn.Quirks)
 	}
 	var out []Frame
 	for _, f := range frames {
-		if !includeInternals && isInternalFrame(f) {
+		if !includeInternals && isInternalFrame(f, r.conn.Quirks) {
 			continue
 		}
 		out = append(out, frameFromDAP(f))
@@ -125,11 +127,25 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeI
 	return out, nil
 }
 
-func isInternalFrame(f dap.StackFrame) bool {
+func isInternalFrame(f dap.StackFrame, q adapter.Quirks) bool {
 	if f.PresentationHint == "label" || f.PresentationHint == "subtle" {
 		return true
 	}
-	return f.Source == nil || (f.Source.Path == "" && f.Source.SourceReference == 0)
+	if f.Source == nil || (f.Source.Path == "" && f.Source.SourceReference == 0) {
+		return true
+	}
+	return q.Internal(f.Name, f.Source.Path)
+}
+
+// renameFrames applies the adapter's frame naming (adapter.Quirks.FrameName)
+// once, where frames arrive, so that every view of them agrees.
+func renameFrames(frames []dap.StackFrame, q adapter.Quirks) {
+	if q.FrameName == nil {
+		return
+	}
+	for i := range frames {
+		frames[i].Name = q.Frame(frames[i].Name)
+	}
 }
 
 // Scopes returns the scopes of a frame.

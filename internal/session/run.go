@@ -43,7 +43,14 @@ func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait Wa
 	if kind != Continue {
 		args["granularity"] = "line"
 	}
-	if err := r.client.Call(ctx, kind, args, nil); err != nil {
+	err = nil
+	if hook := r.conn.Quirks.BeforeContinue; kind == Continue && hook != nil {
+		err = hook(ctx, r.client.Call, threadID)
+	}
+	if err == nil {
+		err = r.client.Call(ctx, kind, args, nil)
+	}
+	if err != nil {
 		s.mu.Lock()
 		// Put the stop back unless the program moved on meanwhile.
 		if s.gen == gen && s.r == r {

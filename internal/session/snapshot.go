@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // Stop is one stop of the program and what was fetched for it.
@@ -21,6 +23,8 @@ type Stop struct {
 	Time              time.Time
 
 	ready chan struct{} // closed when the prefetch is done
+
+	noExceptionInfo bool // the adapter's exceptionInfo would not match Reason
 
 	frames     []dap.StackFrame
 	top        int // index in frames of the frame the snapshot shows
@@ -48,7 +52,7 @@ func (s *Session) prefetch(r *run, st *Stop) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	var wg sync.WaitGroup
-	if st.Reason == "exception" && r.caps.SupportsExceptionInfoRequest && r.conn.Quirks.Supports("exceptionInfo") {
+	if st.Reason == "exception" && !st.noExceptionInfo && r.caps.SupportsExceptionInfoRequest && r.conn.Quirks.Supports("exceptionInfo") {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -66,8 +70,9 @@ func (s *Session) prefetch(r *run, st *Stop) {
 		return
 	}
 	st.frames = stack.StackFrames
+	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
-		st.top = raisingFrame(st.frames)
+		st.top = raisingFrame(st.frames, r.conn.Quirks)
 	}
 	scopes, err := fetchScopes(ctx, r, st.frames[st.top].Id)
 	if err != nil {
@@ -84,14 +89,28 @@ func (s *Session) prefetch(r *run, st *Stop) {
 }
 
 // raisingFrame is the frame an exception was raised in: the first one the
-// adapter does not mark as runtime internals ("subtle", "deemphasize"). A
-// Go panic stops inside runtime.fatalpanic, two frames below the panic
-// call; an agent wants the call. 0 when every frame is marked.
-func raisingFrame(frames []dap.StackFrame) int {
+// adapter does not mark as runtime internals ("subtle", "deemphasize", or
+// adapter.Quirks.InternalFrame). A Go panic stops inside
+// runtime.fatalpanic, two frames below the panic call; a Rust panic or a C
+// abort() deep in libc and std; an agent wants the call. Frames without
+// source are skipped only when the adapter names internals this way, so
+// that adapters without the quirk keep showing the very top. 0 when every
+// frame is marked.
+func raisingFrame(frames []dap.StackFrame, q adapter.Quirks) int {
 	for i, f := range frames {
-		if f.PresentationHint != "subtle" && f.PresentationHint != "deemphasize" {
-			return i
+		if f.PresentationHint == "subtle" || f.PresentationHint == "deemphasize" {
+			continue
 		}
+		if q.InternalFrame != nil {
+			path := ""
+			if f.Source != nil {
+				path = f.Source.Path
+			}
+			if path == "" || q.Internal(f.Name, path) {
+				continue
+			}
+		}
+		return i
 	}
 	return 0
 }

@@ -110,14 +110,15 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 
 func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
 	return adapter.LaunchConfig{
-		Program:        spec.Program,
-		Args:           spec.Args,
-		Cwd:            spec.Cwd,
-		Env:            spec.Env,
-		StopOnEntry:    spec.StopOnEntry,
-		ExecutablePath: s.opts.ExecutablePath,
-		Extra:          merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
-		Logger:         s.log,
+		Program:           spec.Program,
+		Args:              spec.Args,
+		Cwd:               spec.Cwd,
+		Env:               spec.Env,
+		StopOnEntry:       spec.StopOnEntry,
+		ExecutablePath:    s.opts.ExecutablePath,
+		Extra:             merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
+		Logger:            s.log,
+		BreakOnExceptions: spec.BreakOnExceptions,
 	}
 }
 
@@ -152,14 +153,15 @@ func (s *Session) Attach(ctx context.Context, spec AttachSpec, wait WaitOptions)
 	s.spec = &startSpec{attach: &spec}
 	s.mu.Unlock()
 	cfg := adapter.AttachConfig{
-		Host:           spec.Host,
-		Port:           spec.Port,
-		ProcessID:      spec.ProcessID,
-		SourcePaths:    spec.SourcePaths,
-		StopOnEntry:    spec.StopOnEntry,
-		ExecutablePath: s.opts.ExecutablePath,
-		Extra:          merge(s.opts.AdapterConfig, spec.Extra),
-		Logger:         s.log,
+		Host:              spec.Host,
+		Port:              spec.Port,
+		ProcessID:         spec.ProcessID,
+		SourcePaths:       spec.SourcePaths,
+		StopOnEntry:       spec.StopOnEntry,
+		ExecutablePath:    s.opts.ExecutablePath,
+		Extra:             merge(s.opts.AdapterConfig, spec.Extra),
+		Logger:            s.log,
+		BreakOnExceptions: spec.BreakOnExceptions,
 	}
 	if cfg.Host == "" {
 		cfg.Host = s.opts.Host
@@ -236,6 +238,10 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 			s.setStateLocked(StateCreated, "adapter unavailable")
 			s.mu.Unlock()
 			return nil, &Error{Msg: err.Error(), Hint: "install it, then call start_debugging again: " + ue.InstallHint, Err: err}
+		}
+		var be *adapter.BuildError
+		if errors.As(err, &be) {
+			return fail(&Error{Msg: err.Error(), Hint: "fix the program and call start_debugging again", Err: err})
 		}
 		return fail(&Error{Msg: fmt.Sprintf("could not start the %s debug adapter: %v", s.Language.ID, err), Hint: "run `mcp-debugger doctor` to check the adapter", Err: err})
 	}

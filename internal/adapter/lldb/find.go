@@ -1,0 +1,243 @@
+package lldb
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	// lldbDAPPathEnv names the lldb-dap the user prefers.
+	lldbDAPPathEnv = "LLDB_DAP_PATH"
+	// versionTimeout bounds `lldb-dap --version`, which answers in tens of
+	// milliseconds; more means it hangs.
+	versionTimeout = 10 * time.Second
+)
+
+// binary is an lldb-dap found on this machine.
+type binary struct {
+	path    string
+	version string
+}
+
+// finder locates lldb-dap and remembers what `--version` said about each
+// binary until that binary changes.
+type finder struct {
+	mu    sync.Mutex
+	cache map[string]probed
+
+	// getenv and llvmDirs are replaced by tests to keep the machine out.
+	getenv   func(string) string
+	llvmDirs func() []string
+}
+
+// probed is one binary's version, valid while its stamp is unchanged.
+type probed struct {
+	stamp   stamp
+	version string
+	err     error
+}
+
+type stamp struct {
+	mtime time.Time
+	size  int64
+}
+
+func newFinder() *finder {
+	return &finder{cache: map[string]probed{}, getenv: os.Getenv, llvmDirs: systemLLVMDirs}
+}
+
+// systemLLVMDirs are Debian's per-version LLVM directories, where the
+// unsuffixed lldb-dap of each installed version lives.
+func systemLLVMDirs() []string {
+	dirs, _ := filepath.Glob("/usr/lib/llvm-*/bin")
+	return dirs
+}
+
+// versioned matches lldb-dap-22 and lldb-vscode-14, capturing the version.
+var versioned = regexp.MustCompile(`^(lldb-dap|lldb-vscode)-(\d+)$`)
+
+// llvmDirVersion reads the version of /usr/lib/llvm-NN/bin.
+var llvmDirVersion = regexp.MustCompile(`llvm-(\d+)`)
+
+// candidate is a binary that may be lldb-dap, ranked by how much we prefer it.
+type candidate struct {
+	path string
+	// family is 0 for lldb-dap, 1 for the older lldb-vscode.
+	family int
+	// major is the LLVM version from the name, 0 when unversioned.
+	major int
+}
+
+// find returns the lldb-dap to use: the explicit choice, LLDB_DAP_PATH,
+// `lldb-dap` on PATH, the highest lldb-dap-NN (on PATH or in
+// /usr/lib/llvm-NN/bin), then the highest lldb-vscode-NN. Named ones must
+// work: a wrong name is reported rather than silently replaced.
+func (f *finder) find(ctx context.Context, explicit string) (*binary, error) {
+	for _, n := range []struct{ path, origin string }{{explicit, "executablePath"}, {f.getenv(lldbDAPPathEnv), lldbDAPPathEnv}} {
+		if n.path == "" {
+			continue
+		}
+		p, err := lookPath(n.path, f.getenv("PATH"))
+		if err != nil {
+			return nil, fmt.Errorf("lldb-dap %s (%s): not found or not executable", n.path, n.origin)
+		}
+		v, err := f.version(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("lldb-dap %s (%s): %w", p, n.origin, err)
+		}
+		return &binary{path: p, version: v}, nil
+	}
+	if p, err := lookPath("lldb-dap", f.getenv("PATH")); err == nil {
+		if v, err := f.version(ctx, p); err == nil {
+			return &binary{path: p, version: v}, nil
+		}
+	}
+	cands := f.versionedCandidates()
+	var broken []string
+	for _, c := range cands {
+		v, err := f.version(ctx, c.path)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			broken = append(broken, fmt.Sprintf("%s (%v)", c.path, err))
+			continue
+		}
+		return &binary{path: c.path, version: v}, nil
+	}
+	msg := "lldb-dap not found; looked at executablePath, " + lldbDAPPathEnv + ", lldb-dap, lldb-dap-NN and lldb-vscode-NN on PATH and in /usr/lib/llvm-*/bin"
+	if len(broken) > 0 {
+		msg += "; unusable: " + strings.Join(broken, ", ")
+	}
+	return nil, fmt.Errorf("%s", msg)
+}
+
+// versionedCandidates lists lldb-dap-NN, the unsuffixed lldb-dap of each
+// /usr/lib/llvm-NN/bin, then lldb-vscode-NN, highest version first.
+func (f *finder) versionedCandidates() []candidate {
+	var cands []candidate
+	seen := map[string]bool{}
+	add := func(c candidate) {
+		if !seen[c.path] && isExecutable(c.path) {
+			seen[c.path] = true
+			cands = append(cands, c)
+		}
+	}
+	for _, d := range filepath.SplitList(f.getenv("PATH")) {
+		entries, err := os.ReadDir(d)
+		if d == "" || err != nil {
+			continue
+		}
+		for _, e := range entries {
+			m := versioned.FindStringSubmatch(e.Name())
+			if m == nil {
+				continue
+			}
+			major, _ := strconv.Atoi(m[2])
+			family := 0
+			if m[1] == "lldb-vscode" {
+				family = 1
+			}
+			add(candidate{path: filepath.Join(d, e.Name()), family: family, major: major})
+		}
+	}
+	for _, d := range f.llvmDirs() {
+		m := llvmDirVersion.FindStringSubmatch(d)
+		if m == nil {
+			continue
+		}
+		major, _ := strconv.Atoi(m[1])
+		add(candidate{path: filepath.Join(d, "lldb-dap"), major: major})
+		add(candidate{path: filepath.Join(d, "lldb-vscode"), family: 1, major: major})
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].family != cands[j].family {
+			return cands[i].family < cands[j].family
+		}
+		return cands[i].major > cands[j].major
+	})
+	return cands
+}
+
+// lookPath resolves a name or path against PATH.
+func lookPath(name, path string) (string, error) {
+	if strings.ContainsRune(name, filepath.Separator) {
+		if isExecutable(name) {
+			return filepath.Abs(name)
+		}
+		return "", exec.ErrNotFound
+	}
+	for _, d := range filepath.SplitList(path) {
+		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
+			return filepath.Abs(p)
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+// version runs `lldb-dap --version` unless the binary is unchanged since
+// the last time.
+func (f *finder) version(ctx context.Context, path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	now := stamp{st.ModTime(), st.Size()}
+	f.mu.Lock()
+	c, ok := f.cache[path]
+	f.mu.Unlock()
+	if ok && c.stamp == now {
+		return c.version, c.err
+	}
+	v, err := runVersion(ctx, path)
+	if err != nil && ctx.Err() != nil {
+		return "", err // the caller gave up: not the binary's fault
+	}
+	f.mu.Lock()
+	f.cache[path] = probed{stamp: now, version: v, err: err}
+	f.mu.Unlock()
+	return v, err
+}
+
+func runVersion(ctx context.Context, path string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "--version")
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("`%s --version` failed (%v): %s", filepath.Base(path), err, strings.TrimSpace(out.String()))
+	}
+	v := parseVersion(out.String())
+	if v == "" {
+		return "", fmt.Errorf("not lldb-dap: `--version` printed %q", strings.TrimSpace(out.String()))
+	}
+	return v, nil
+}
+
+// llvmVersion finds "version 22.1.8" in lldb-dap's banner ("lldb-dap:
+// Debian LLVM version 22.1.8", "liblldb: lldb version 22.1.8").
+var llvmVersion = regexp.MustCompile(`version (\d+(?:\.\d+)*)`)
+
+func parseVersion(out string) string {
+	if m := llvmVersion.FindStringSubmatch(out); m != nil {
+		return m[1]
+	}
+	return ""
+}

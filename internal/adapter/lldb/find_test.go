@@ -1,0 +1,164 @@
+package lldb
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+// fakeDAP writes an executable that prints a version banner like
+// lldb-dap's and counts its runs in a file beside it.
+func fakeDAP(t *testing.T, dir, name, version string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	script := "#!/bin/sh\necho x >> " + p + ".runs\necho 'lldb-dap: Debian LLVM version " + version + "'\necho 'liblldb: lldb version " + version + "'\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func testFinder(env map[string]string, llvm ...string) *finder {
+	f := newFinder()
+	f.getenv = func(k string) string { return env[k] }
+	f.llvmDirs = func() []string { return llvm }
+	return f
+}
+
+func TestFindPrefersHighestVersioned(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	fakeDAP(t, bin, "lldb-dap-18", "18.1.0")
+	fakeDAP(t, bin, "lldb-vscode-30", "30.0.0")
+	want := fakeDAP(t, bin, "lldb-dap-22", "22.1.8")
+	llvm := filepath.Join(root, "llvm-20", "bin")
+	fakeDAP(t, llvm, "lldb-dap", "20.1.0")
+	f := testFinder(map[string]string{"PATH": bin}, llvm)
+	got, err := f.find(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.path != want || got.version != "22.1.8" {
+		t.Errorf("found %+v, want %s 22.1.8", got, want)
+	}
+
+	// lldb-vscode only when no lldb-dap exists at all.
+	os.Remove(want)
+	os.Remove(filepath.Join(bin, "lldb-dap-18"))
+	os.Remove(filepath.Join(llvm, "lldb-dap"))
+	got, err = f.find(context.Background(), "")
+	if err != nil || filepath.Base(got.path) != "lldb-vscode-30" {
+		t.Errorf("lldb-vscode fallback: %+v %v", got, err)
+	}
+}
+
+func TestFindLLVMDirAndUnversioned(t *testing.T) {
+	root := t.TempDir()
+	llvm := filepath.Join(root, "llvm-21", "bin")
+	want := fakeDAP(t, llvm, "lldb-dap", "21.0.0")
+	f := testFinder(map[string]string{"PATH": filepath.Join(root, "empty")}, filepath.Join(root, "llvm-19", "bin"), llvm)
+	got, err := f.find(context.Background(), "")
+	if err != nil || got.path != want {
+		t.Fatalf("from /usr/lib/llvm-NN/bin: %+v %v", got, err)
+	}
+	bin := filepath.Join(root, "bin")
+	plain := fakeDAP(t, bin, "lldb-dap", "23.0.0")
+	fakeDAP(t, bin, "lldb-dap-24", "24.0.0")
+	f = testFinder(map[string]string{"PATH": bin}, llvm)
+	if got, err := f.find(context.Background(), ""); err != nil || got.path != plain {
+		t.Errorf("lldb-dap on PATH comes before lldb-dap-NN: %+v %v", got, err)
+	}
+}
+
+func TestFindExplicitAndEnv(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	fakeDAP(t, bin, "lldb-dap-22", "22.1.8")
+	mine := fakeDAP(t, filepath.Join(root, "mine"), "my-lldb-dap", "19.1.0")
+	env := fakeDAP(t, filepath.Join(root, "env"), "env-lldb-dap", "20.1.0")
+	f := testFinder(map[string]string{"PATH": bin, lldbDAPPathEnv: env})
+	if got, err := f.find(context.Background(), mine); err != nil || got.path != mine || got.version != "19.1.0" {
+		t.Errorf("executablePath: %+v %v", got, err)
+	}
+	if got, err := f.find(context.Background(), ""); err != nil || got.path != env {
+		t.Errorf("%s: %+v %v", lldbDAPPathEnv, got, err)
+	}
+	// A wrong name is reported, not replaced by another lldb-dap.
+	_, err := f.find(context.Background(), filepath.Join(root, "nope"))
+	if err == nil || !strings.Contains(err.Error(), "executablePath") {
+		t.Errorf("missing executablePath: %v", err)
+	}
+}
+
+func TestFindMissingAndCheck(t *testing.T) {
+	f := testFinder(map[string]string{"PATH": t.TempDir()})
+	a := &Adapter{lang: languages[0], finder: f}
+	av := a.Check(context.Background())
+	if av.Installed || av.InstallHint != "apt-get install -y lldb-22" || !strings.Contains(av.Reason, "lldb-dap not found") {
+		t.Errorf("missing lldb-dap: %+v", av)
+	}
+	if av.Launch.Available || av.Attach.Available {
+		t.Errorf("no mode is available without lldb-dap: %+v", av)
+	}
+}
+
+func TestVersionProbeCached(t *testing.T) {
+	bin := t.TempDir()
+	p := fakeDAP(t, bin, "lldb-dap-22", "22.1.8")
+	f := testFinder(map[string]string{"PATH": bin})
+	a := &Adapter{lang: languages[2], finder: f}
+	for range 3 {
+		if av := a.Check(context.Background()); !av.Installed || av.Version != "22.1.8" || av.Path != p {
+			t.Fatalf("check: %+v", av)
+		}
+	}
+	runs, _ := os.ReadFile(p + ".runs")
+	if n := strings.Count(string(runs), "x"); n != 1 {
+		t.Errorf("lldb-dap --version ran %d times, want once", n)
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for out, want := range map[string]string{
+		"lldb-dap: Debian LLVM version 22.1.8\n  Optimized build.\nliblldb: lldb version 22.1.8\n": "22.1.8",
+		"lldb version 18.1.3": "18.1.3",
+		"usage: something":    "",
+	} {
+		if got := parseVersion(out); got != want {
+			t.Errorf("parseVersion(%q) = %q, want %q", out, got, want)
+		}
+	}
+}
+
+func TestLanguagesRegistered(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range languages {
+		for _, id := range append([]string{l.ID}, l.Aliases...) {
+			if seen[id] {
+				t.Errorf("id %q used twice", id)
+			}
+			seen[id] = true
+		}
+	}
+	for _, id := range []string{"c", "cpp", "c++", "cxx", "rust"} {
+		if !seen[id] {
+			t.Errorf("language id %q missing", id)
+		}
+	}
+}
+
+func TestLookupAliases(t *testing.T) {
+	for alias, want := range map[string]string{"c": "c", "cpp": "cpp", "C++": "cpp", "cxx": "cpp", "rust": "rust"} {
+		a, ok := adapter.Lookup(alias)
+		if !ok || a.Language().ID != want {
+			t.Errorf("Lookup(%q) = %v, %v; want %s", alias, a, ok, want)
+		}
+	}
+}

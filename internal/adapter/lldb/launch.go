@@ -1,0 +1,196 @@
+package lldb
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+// launchTimeout bounds the handshake after the build: liblldb loads the
+// binary's and libc's symbols (~0.4 s here), more for a big binary.
+const launchTimeout = 2 * time.Minute
+
+// Launch builds the program when given source, then starts lldb-dap for it.
+func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, error) {
+	found, err := a.finder.find(ctx, cfg.ExecutablePath)
+	if err != nil {
+		return nil, a.unavailable(err)
+	}
+	t, err := classify(cfg.Program)
+	if err != nil {
+		return nil, err
+	}
+	program, err := a.program(ctx, t, cfg.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	var initCommands []string
+	isRust := a.lang.ID == langRust || t.kind == kindCargo
+	if isRust {
+		initCommands = rustFormatters(ctx, filepath.Dir(program), t)
+	}
+	panics := isRust && cfg.BreakOnExceptions != "none"
+	args := launchArguments(cfg, program, initCommands, panics)
+	command := []string{found.path}
+	if cfg.DryRun {
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+	}
+	return start(command, "launch", args, cfg.Logger, launchTimeout, panics)
+}
+
+// program returns the binary to debug, building it first when t is
+// source. A dry run only names the binary a build would produce.
+func (a *Adapter) program(ctx context.Context, t target, dryRun bool) (string, error) {
+	switch t.kind {
+	case kindBinary:
+		return t.path, nil
+	case kindC, kindCPP:
+		root, err := cacheRoot()
+		if err != nil {
+			return "", err
+		}
+		if dryRun {
+			return compiledPath(root, compilerFor(t.kind), t.path)
+		}
+		bin, _, err := compile(ctx, root, compilerFor(t.kind), t.path)
+		return bin, err
+	case kindCargo:
+		if dryRun {
+			return guessCargoBinary(t.path)
+		}
+		return cargoBinary(ctx, t)
+	}
+	return "", fmt.Errorf("unknown program kind %q", t.kind)
+}
+
+// start runs lldb-dap on stdio.
+func start(command []string, request string, args map[string]any, log *slog.Logger, timeout time.Duration, panics bool) (*adapter.Connection, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// .lldbinit files could print, stop or reconfigure behind our back.
+	cmd := exec.Command(command[0], append(command[1:], "--no-lldbinit")...)
+	transport, p, err := adapter.StartStdio(cmd, log)
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Connection{
+		Transport:     transport,
+		Request:       request,
+		Arguments:     args,
+		AdapterID:     adapterID,
+		LaunchTimeout: timeout,
+		Quirks:        quirks(panics),
+		Command:       cmd.Args,
+		// Killing lldb-dap's process group also ends a launched program,
+		// which lldb-dap starts as its own child.
+		Cleanup: p.Kill,
+	}, nil
+}
+
+// launchArguments are lldb-dap's launch arguments; the agent's
+// dapLaunchArgs (cfg.Extra) override any of them, except that with panics
+// the Rust panic breakpoint stays first among the preRunCommands (its id
+// must be 1, see panicCommand).
+func launchArguments(cfg adapter.LaunchConfig, program string, initCommands []string, panics bool) map[string]any {
+	progArgs := cfg.Args
+	if progArgs == nil {
+		progArgs = []string{}
+	}
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(program)
+	}
+	// A list of "K=V" is what every lldb-dap (and lldb-vscode) accepts; the
+	// object form came later.
+	env := make([]string, 0, len(cfg.Env))
+	for k, v := range cfg.Env {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	args := map[string]any{
+		"type":        "lldb-dap",
+		"request":     "launch",
+		"name":        filepath.Base(program),
+		"program":     program,
+		"args":        progArgs,
+		"cwd":         cwd,
+		"env":         env,
+		"stopOnEntry": cfg.StopOnEntry,
+	}
+	if len(initCommands) > 0 {
+		args["initCommands"] = initCommands
+	}
+	maps.Copy(args, cfg.Extra)
+	if panics {
+		withPanicBreakpoint(args)
+	}
+	return args
+}
+
+// withPanicBreakpoint puts panicCommand first among the preRunCommands,
+// before any the agent passed, so that its breakpoint gets id 1.
+func withPanicBreakpoint(args map[string]any) {
+	pre := []any{panicCommand}
+	switch theirs := args["preRunCommands"].(type) {
+	case []any:
+		pre = append(pre, theirs...)
+	case []string:
+		for _, c := range theirs {
+			pre = append(pre, c)
+		}
+	}
+	args["preRunCommands"] = pre
+}
+
+// sysroots caches `rustc --print sysroot` per directory: rustup picks the
+// toolchain by directory (rust-toolchain.toml, overrides).
+var sysroots sync.Map
+
+// rustFormatters are the initCommands that load the toolchain's own lldb
+// formatters, without which String and Vec show as raw structs. `-s 1`
+// keeps lldb from echoing each of their ~70 commands as console output.
+// None when rustc or the files are missing: debugging still works.
+func rustFormatters(ctx context.Context, binDir string, t target) []string {
+	dir := binDir
+	if t.kind == kindCargo {
+		dir = t.path
+	}
+	sysroot, ok := sysroots.Load(dir)
+	if !ok {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		out, err := runTool(ctx, dir, "rustc", "--print", "sysroot")
+		if err != nil {
+			return nil
+		}
+		sysroot = strings.TrimSpace(out)
+		sysroots.Store(dir, sysroot)
+	}
+	etc := filepath.Join(sysroot.(string), "lib", "rustlib", "etc")
+	lookup, commands := filepath.Join(etc, "lldb_lookup.py"), filepath.Join(etc, "lldb_commands")
+	if !isFile(lookup) || !isFile(commands) {
+		return nil
+	}
+	return []string{
+		"command script import " + quoteArg(lookup),
+		"command source -s 1 " + quoteArg(commands),
+	}
+}
+
+// quoteArg quotes a path for an lldb command line.
+func quoteArg(s string) string {
+	if !strings.ContainsAny(s, " \t\"'\\") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}

@@ -1,0 +1,181 @@
+package lldb
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+// quirks are lldb-dap's departures from plain DAP that the engine handles
+// (ADAPTER-QUIRKS.md, lldb-dap). Those the engine copes with unaided, and
+// verified by the integration tests: the launch response held until
+// configurationDone, OS thread ids, the Registers scope (never picked as
+// locals), output lines ending in "\r\n" (normalised by the engine).
+// panicBreakpoint says that panicCommand set breakpoint 1.
+func quirks(panicBreakpoint bool) adapter.Quirks {
+	return adapter.Quirks{
+		// "repl" answers in lldb's print form, "(int) $0 = 6", and creates a
+		// $N variable each time; "watch" answers "6".
+		EvaluateContext: "watch",
+		IsNoise:         isNoise,
+		FrameName:       frameName,
+		InternalFrame:   internalFrame,
+		BeforeContinue:  discardStalePlans,
+		StopReason: func(reason, description string) (string, string) {
+			return stopReason(reason, description, panicBreakpoint)
+		},
+	}
+}
+
+// stopReason corrects two of lldb-dap's stop reasons. A pause: lldb-dap
+// interrupts a program with SIGSTOP and, when the signal arrives during a
+// system call (sleep, read), reports reason "exception", description
+// "signal SIGSTOP"; nothing else sends SIGSTOP to a debuggee in practice,
+// and stopping there is what a pause is anyway. A Rust panic: lldb-dap
+// has no exception filter for it, so panicCommand sets breakpoint 1 on
+// std's rust_panic, reported as an ordinary "breakpoint 1.1".
+func stopReason(reason, description string, panicBreakpoint bool) (string, string) {
+	switch {
+	case reason == "exception" && strings.HasPrefix(description, "signal SIGSTOP"):
+		return "pause", description
+	case panicBreakpoint && reason == "breakpoint" && strings.HasPrefix(description, "breakpoint "+panicBreakpointID+"."):
+		return "exception", "Rust panic: its message is in the program's stderr output"
+	}
+	return reason, description
+}
+
+// panicCommand stops a Rust program where it panics: std calls
+// rust_panic (kept unmangled for debuggers) after printing the message
+// and before unwinding. Run as the first of the launch's preRunCommands,
+// before lldb-dap creates the client's breakpoints (which come after
+// "initialized", itself sent after the launch request is handled), it
+// gets id panicBreakpointID. Every panic stops, caught ones too.
+const panicCommand = "breakpoint set --name rust_panic"
+
+// panicBreakpointID is the id LLDB gives panicCommand's breakpoint.
+const panicBreakpointID = "1"
+
+// isNoise keeps lldb-dap's own console chatter out of the program's
+// output: the two-line banner sent on launch ("To get started with the
+// debug console try …", "For more information visit …"), LLDB's process
+// notes ("Executable binary set to …", "Attached to process N." even on
+// launch, "Process N exited with status = 3", which the snapshot reports as
+// exitCode) and the echo of commands it runs for us. Program output comes
+// as stdout and stderr, never console, so only console lines are looked at;
+// other console lines (warnings about debug information, say) stay.
+func isNoise(category, text string) bool {
+	if category != "console" {
+		return false
+	}
+	t := strings.TrimSpace(text)
+	for _, p := range noisePrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return processExited.MatchString(t)
+}
+
+var noisePrefixes = []string{
+	"To get started with the debug console",
+	"For more information visit https://lldb.llvm.org",
+	"Executable binary set to ",
+	"Attached to process ",
+	"Running initCommands:",
+	"Running preRunCommands:",
+	"Running postRunCommands:",
+	"(lldb) command script import ",
+	"(lldb) command source ",
+}
+
+var processExited = regexp.MustCompile(`^Process \d+ exited with status = `)
+
+// rustHash is the hash suffix rustc adds to legacy-mangled symbols.
+var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+
+// legacyEscape is one of the legacy mangling's escapes: $u7b$ (a code
+// point) or $LT$, $GT$, $RF$, $BP$, $SP$, $LP$, $RP$, $C$.
+var legacyEscape = regexp.MustCompile(`\$(u[0-9a-f]{1,6}|LT|GT|RF|BP|SP|LP|RP|C)\$`)
+
+var legacyNames = map[string]string{"LT": "<", "GT": ">", "RF": "&", "BP": "*", "SP": "@", "LP": "(", "RP": ")", "C": ","}
+
+// frameName turns what LLDB shows for a legacy-mangled Rust symbol into
+// the name a Rust programmer writes: "loop_rust::main::h038dc1c872b49e46"
+// → "loop_rust::main", "_$u7b$$u7b$closure$u7d$$u7d$" → "{{closure}}".
+// C and C++ names carry neither form and come back unchanged.
+func frameName(name string) string {
+	name = rustHash.ReplaceAllString(name, "")
+	if !strings.Contains(name, "$") {
+		return name
+	}
+	// A path segment that starts with an escape is prefixed with "_", and
+	// ".." stands for "::" inside the escaped parts.
+	name = strings.ReplaceAll(name, "::_$", "::$")
+	if strings.HasPrefix(name, "_$") {
+		name = name[1:]
+	}
+	name = strings.ReplaceAll(name, "..", "::")
+	return legacyEscape.ReplaceAllStringFunc(name, func(esc string) string {
+		code := esc[1 : len(esc)-1]
+		if s, ok := legacyNames[code]; ok {
+			return s
+		}
+		r, err := strconv.ParseUint(code[1:], 16, 32)
+		if err != nil {
+			return esc
+		}
+		return string(rune(r))
+	})
+}
+
+// internalFrame marks frames an agent did not write and rarely wants:
+// Rust's standard library (the panic machinery, the ~17 frames of
+// std::rt::lang_start under main), whose source paths are the toolchain's
+// build paths (/rustc/<commit>/library/…, or the rust-src component when
+// mapped there); libc's start-up frames under main, whose paths are
+// relative to glibc's build tree (sysdeps/…, csu/…); and symbols without
+// line information, which lldb-dap names "module`symbol".
+func internalFrame(name, path string) bool {
+	switch {
+	case strings.HasPrefix(path, "/rustc/"), strings.Contains(path, "/lib/rustlib/src/rust/library/"):
+		return true
+	case path != "" && !filepath.IsAbs(path), strings.Contains(path, "`"):
+		return true
+	}
+	return startupFrames[name]
+}
+
+// startupFrames run before main (glibc's).
+var startupFrames = map[string]bool{
+	"_start": true, "__libc_start_main": true, "__libc_start_call_main": true, "__libc_start_main_impl": true,
+}
+
+// discardStalePlan is the lldb command that drops every user thread plan
+// of the selected thread above the base plan; it fails harmlessly ("no
+// such plan") when there is none.
+const discardStalePlan = "`thread plan discard 1"
+
+// discardStalePlans removes a step that a breakpoint interrupted from the
+// thread's plan stack before a continue. LLDB keeps such a step-over; the
+// continue would complete it and stop in the caller with reason "step"
+// instead of running to the next breakpoint (ADAPTER-QUIRKS.md, lldb-dap
+// 2). The command runs through evaluate (context repl, the backtick marks
+// an lldb command) in the thread's top frame, which selects that thread.
+// Failures are ignored: there is usually no stale plan, and the continue
+// must go ahead either way.
+func discardStalePlans(ctx context.Context, call adapter.CallFunc, threadID int) error {
+	var stack struct {
+		StackFrames []struct {
+			ID int `json:"id"`
+		} `json:"stackFrames"`
+	}
+	if err := call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil || len(stack.StackFrames) == 0 {
+		return nil
+	}
+	_ = call(ctx, "evaluate", map[string]any{"expression": discardStalePlan, "context": "repl", "frameId": stack.StackFrames[0].ID}, nil)
+	return nil
+}
