@@ -158,7 +158,9 @@ type Quirks struct {
 	// Rust's std frames (the panic machinery, the ~17 frames of
 	// std::rt::lang_start under main) real /rustc/… paths.
 	InternalFrame func(name, path string) bool
-	// BeforeContinue, when set, runs before every continue request, with
+	// BeforeContinue, when set, runs before a continue request that
+	// follows a step which stopped for another reason than its own end (a
+	// breakpoint hit mid-step, say), with
 	// the thread about to be continued and a way to send DAP requests on
 	// the session's connection. An error fails the continue (the program
 	// stays paused). lldb-dap needs it: a step that a breakpoint

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
@@ -49,6 +50,7 @@ type target struct {
 var targets = []target{
 	{"python", "examples/python/orders.py", "examples/python/orders.py", 22, "subtotal + 1"},
 	{"go", "testdata/go/loop", "testdata/go/loop/main.go", 27, "total + i"},
+	{"c", "testdata/native/c/loop.c", "testdata/native/c/loop.c", 40, "total + i"},
 }
 
 func abs(b *testing.B, rel string) string {

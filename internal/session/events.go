@@ -148,6 +148,9 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 			return
 		}
 	}
+	if r.resuming != Continue && r.resuming != "" && st.Reason != "step" {
+		r.stepInterrupted = true
+	}
 	s.stop, s.last = st, st
 	s.setStateLocked(StatePaused, st.Reason)
 	s.mu.Unlock()

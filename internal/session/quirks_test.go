@@ -84,10 +84,12 @@ func TestQuirkFrameNameAndInternalFrame(t *testing.T) {
 	}
 }
 
+// TestQuirkBeforeContinue: the hook runs before a continue that follows a
+// step a breakpoint interrupted, and only then (it costs round trips).
 func TestQuirkBeforeContinue(t *testing.T) {
 	var mu sync.Mutex
 	var calls []int
-	s, snap := startAt(t, func(q *adapter.Quirks) {
+	hook := func(q *adapter.Quirks) {
 		q.BeforeContinue = func(ctx context.Context, call adapter.CallFunc, threadID int) error {
 			var body dap.ThreadsResponseBody
 			if err := call(ctx, "threads", nil, &body); err != nil || len(body.Threads) == 0 {
@@ -98,15 +100,34 @@ func TestQuirkBeforeContinue(t *testing.T) {
 			mu.Unlock()
 			return nil
 		}
-	})
+	}
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(calls)
+	}
 	ctx := context.Background()
-	if _, err := s.Resume(ctx, StepOver, 0, WaitOptions{Wait: true}); err != nil {
+
+	// A plain continue: no step to clean up after.
+	s, _ := startAt(t, hook)
+	if _, err := s.Resume(ctx, Continue, 0, WaitOptions{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	n := len(calls)
-	mu.Unlock()
-	if n != 0 {
+	if n := count(); n != 0 {
+		t.Errorf("a continue after no step ran the hook %d times", n)
+	}
+
+	// calls.mock line 5 calls inner twice: stepping over the first call's
+	// end runs into the breakpoint in the second, interrupting the step.
+	s, snap := startAt(t, hook)
+	stepped, err := s.Resume(ctx, StepOver, 0, WaitOptions{Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stepped.StopReason != "breakpoint" {
+		t.Fatalf("the step should have been interrupted by the breakpoint: %+v", stepped)
+	}
+	if n := count(); n != 0 {
 		t.Errorf("steps do not run the hook: %v", calls)
 	}
 	if _, err := s.Resume(ctx, Continue, 0, WaitOptions{Wait: true}); err != nil {
@@ -115,7 +136,7 @@ func TestQuirkBeforeContinue(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(calls) != 1 || calls[0] != snap.ThreadID {
-		t.Errorf("continue runs the hook once with the stopped thread %d: %v", snap.ThreadID, calls)
+		t.Errorf("the continue after an interrupted step runs the hook once with the stopped thread %d: %v", snap.ThreadID, calls)
 	}
 }
 
@@ -123,6 +144,9 @@ func TestQuirkBeforeContinueErrorKeepsStop(t *testing.T) {
 	s, _ := startAt(t, func(q *adapter.Quirks) {
 		q.BeforeContinue = func(context.Context, adapter.CallFunc, int) error { return context.DeadlineExceeded }
 	})
+	if _, err := s.Resume(context.Background(), StepOver, 0, WaitOptions{Wait: true}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.Resume(context.Background(), Continue, 0, WaitOptions{Wait: true}); err == nil {
 		t.Fatal("a failing hook fails the continue")
 	}

@@ -37,6 +37,9 @@ func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait Wa
 	s.stop = nil
 	s.setStateLocked(StateRunning, name)
 	gen := s.gen
+	r.resuming = kind
+	cleanPlans := kind == Continue && r.stepInterrupted
+	r.stepInterrupted = r.stepInterrupted && kind != Continue
 	s.mu.Unlock()
 
 	args := map[string]any{"threadId": threadID}
@@ -44,7 +47,7 @@ func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait Wa
 		args["granularity"] = "line"
 	}
 	err = nil
-	if hook := r.conn.Quirks.BeforeContinue; kind == Continue && hook != nil {
+	if hook := r.conn.Quirks.BeforeContinue; cleanPlans && hook != nil {
 		err = hook(ctx, r.client.Call, threadID)
 	}
 	if err == nil {

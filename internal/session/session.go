@@ -237,6 +237,12 @@ type run struct {
 	// closing is set when we end the connection ourselves, so that its end
 	// is not taken for a crash.
 	closing atomic.Bool
+	// resuming is the run-control request that set the program running
+	// (guarded by the session's mutex), and stepInterrupted records that
+	// a step ended on something other than its own completion since the
+	// last continue: what Quirks.BeforeContinue exists to clean up.
+	resuming        string
+	stepInterrupted bool
 
 	mu          sync.Mutex
 	terminals   []*proc.Process // programs started through runInTerminal
