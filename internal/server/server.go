@@ -68,6 +68,7 @@ func New(opts Options) *Server {
 	s.addBreakpointTools()
 	s.addRunTools()
 	s.addInspectTools()
+	s.addMemoryTools()
 	s.addOutputResource()
 	return s
 }
