@@ -51,6 +51,7 @@ var targets = []target{
 	{"python", "examples/python/orders.py", "examples/python/orders.py", 22, "subtotal + 1"},
 	{"go", "testdata/go/loop", "testdata/go/loop/main.go", 27, "total + i"},
 	{"c", "testdata/native/c/loop.c", "testdata/native/c/loop.c", 40, "total + i"},
+	{"rust", "testdata/native/rust", "testdata/native/rust/src/main.rs", 18, "total + 1"},
 }
 
 func abs(b *testing.B, rel string) string {
