@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the debug adapters that mcp-debugger's tests and demo use, when
 # they are missing. Idempotent: a machine that has them is left alone.
-#   scripts/install-adapters.sh [python] [go] [native] ...   (default: all)
+#   scripts/install-adapters.sh [python] [go] [native] [ruby] ...   (default: all)
 set -euo pipefail
 
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(python go native)
+[ ${#want[@]} -gt 0 ] || want=(python go native ruby)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -46,6 +46,14 @@ for lang in "${want[@]}"; do
       else
         echo "native: installing lldb-22 (lldb-dap-22)"
         apt_install lldb-22
+      fi
+      ;;
+    ruby)
+      if command -v rdbg >/dev/null || ls /usr/lib/ruby/gems/*/gems/debug-*/exe/rdbg >/dev/null 2>&1; then
+        echo "ruby: rdbg present"
+      else
+        echo "ruby: installing ruby (with the debug gem's rdbg)"
+        apt_install ruby
       fi
       ;;
     *)

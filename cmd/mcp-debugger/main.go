@@ -30,6 +30,7 @@ import (
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

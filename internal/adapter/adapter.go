@@ -120,9 +120,29 @@ type Connection struct {
 	Reverse dap.ReverseHandler
 	// Command is the adapter's command line, for logs and dry runs.
 	Command []string
+	// Output lists streams of program output that do not come as DAP
+	// output events (rdbg leaves the program's stdout and stderr on its
+	// own). The session records each, line by line, under its category
+	// ("stdout", "stderr") until the stream ends; the adapter ends them
+	// (closing its pipes, killing its process) in Cleanup at the latest.
+	Output []OutputStream
+	// ExitCode, when set, reports the program's exit code once the
+	// connection has ended, for adapters that send no exited event (rdbg
+	// just closes the socket: the code is its process's). ok is false
+	// when it cannot be known. It may wait briefly, bounded, for the
+	// process to finish exiting.
+	ExitCode func() (code int, ok bool)
 	// Cleanup releases what the adapter started (processes, temp files).
 	// It is called once, after the DAP connection has ended or been closed.
 	Cleanup func()
+}
+
+// OutputStream is program output read from a pipe rather than from
+// output events.
+type OutputStream struct {
+	// Category is the output category it is recorded under ("stdout").
+	Category string
+	Reader   io.Reader
 }
 
 // Quirks are the departures from plain DAP that the engine accounts for.
@@ -136,6 +156,9 @@ type Quirks struct {
 	// Unsupported lists requests that must never be sent (some adapters drop
 	// the connection on an unknown request); tools answer "not supported".
 	Unsupported []string
+	// UnsupportedWhy, when set, names the adapter in that answer ("rdbg
+	// 1.4"), so the agent knows it is the adapter's limit, not its call's.
+	UnsupportedWhy string
 	// FunctionBreakpointName, when set, turns the name an agent gave a
 	// function breakpoint into the one the adapter resolves (Delve wants
 	// "main.weigh" where an agent writes "weigh"). The session keeps the

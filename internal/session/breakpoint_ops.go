@@ -102,7 +102,7 @@ func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 	args := setBreakpointsArgs(file, bps)
 	s.mu.Unlock()
 	var body dap.SetBreakpointsResponseBody
-	if err := r.client.Call(ctx, "setBreakpoints", args, &body); err != nil {
+	if err := r.call(ctx, "setBreakpoints", args, &body); err != nil {
 		return adapterError("set breakpoints in "+file, err, "")
 	}
 	s.mu.Lock()
@@ -113,14 +113,14 @@ func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 
 // sendFunctions sends the whole function breakpoint set.
 func (s *Session) sendFunctions(ctx context.Context, r *run) error {
-	if !r.caps.SupportsFunctionBreakpoints {
-		return errorf("set a line breakpoint on the function's first line instead", "the %s debug adapter does not support function breakpoints", s.Language.ID)
+	if !r.caps.SupportsFunctionBreakpoints || !r.conn.Quirks.Supports("setFunctionBreakpoints") {
+		return errorf("set a line breakpoint on the function's first line instead", "function breakpoints are not supported by %s", r.adapterName())
 	}
 	s.mu.Lock()
 	fbs := append([]*FunctionBreakpoint(nil), s.bps.functions...)
 	s.mu.Unlock()
 	var body dap.SetFunctionBreakpointsResponseBody
-	if err := r.client.Call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)}, &body); err != nil {
+	if err := r.call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)}, &body); err != nil {
 		return adapterError("set function breakpoints", err, "")
 	}
 	s.mu.Lock()

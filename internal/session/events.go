@@ -172,7 +172,19 @@ func firstThread(r *run) int {
 // end if the program had terminated (or the adapter ends that way), a
 // crash otherwise.
 func (s *Session) connectionEnded(r *run) {
+	// An adapter without exited events may know the code from its own
+	// process; ask before taking the lock, since it may wait a little for
+	// the process to finish exiting.
+	var code *int
+	if r.conn.ExitCode != nil && !r.closing.Load() {
+		if c, ok := r.conn.ExitCode(); ok {
+			code = &c
+		}
+	}
 	s.mu.Lock()
+	if code != nil && s.r == r && s.exitCode == nil {
+		s.exitCode = code
+	}
 	if s.r == r && s.state != StateStopped && s.state != StateError {
 		s.stop = nil
 		switch {

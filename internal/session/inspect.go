@@ -34,7 +34,7 @@ func frameFromDAP(f dap.StackFrame) Frame {
 
 func (r *run) threads(ctx context.Context) ([]dap.Thread, error) {
 	var body dap.ThreadsResponseBody
-	if err := r.client.Call(ctx, "threads", nil, &body); err != nil {
+	if err := r.call(ctx, "threads", nil, &body); err != nil {
 		return nil, err
 	}
 	return body.Threads, nil
@@ -103,7 +103,7 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeI
 			args["levels"] = levels
 		}
 		var body dap.StackTraceResponseBody
-		if err := r.client.Call(ctx, "stackTrace", args, &body); err != nil {
+		if err := r.call(ctx, "stackTrace", args, &body); err != nil {
 			if st.Reason == "entry" && threadID == st.ThreadID {
 				// Before the first line some adapters (Delve) have no
 				// stack yet: an empty one, not an error.
@@ -318,7 +318,7 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 		args["frameId"] = st.frames[st.top].Id
 	}
 	var body dap.EvaluateResponseBody
-	if err := r.client.Call(ctx, "evaluate", args, &body); err != nil {
+	if err := r.call(ctx, "evaluate", args, &body); err != nil {
 		return nil, adapterError(fmt.Sprintf("evaluate %q", expression), err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the session is unchanged")
 	}
 	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)

@@ -75,7 +75,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 		args["variablesReference"] = ref
 	}
 	var info dap.DataBreakpointInfoResponseBody
-	if err := r.client.Call(ctx, "dataBreakpointInfo", args, &info); err != nil {
+	if err := r.call(ctx, "dataBreakpointInfo", args, &info); err != nil {
 		return nil, nil, adapterError(fmt.Sprintf("watch %q", expression), err, "watch a variable in scope (get_local_variables lists them)")
 	}
 	if info.DataId == nil {
@@ -100,7 +100,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 		list[i] = map[string]any{"dataId": b.dataID, "accessType": b.AccessType}
 	}
 	var body dap.SetDataBreakpointsResponseBody
-	if err := r.client.Call(ctx, "setDataBreakpoints", map[string]any{"breakpoints": list}, &body); err != nil {
+	if err := r.call(ctx, "setDataBreakpoints", map[string]any{"breakpoints": list}, &body); err != nil {
 		return nil, nil, adapterError(fmt.Sprintf("watch %q", expression), err, "")
 	}
 	for i, b := range all {
@@ -109,8 +109,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 		}
 	}
 	if !bp.Verified {
-		// Keep the adapter's set equal to ours: drop the one it refused.
-		all = all[:len(all)-1]
+		// The refused one is not kept: the next set sends only the others.
 		msg := bp.Message
 		if msg == "" {
 			msg = "the debugger refused it (hardware watchpoints are few; remove another first)"
@@ -214,7 +213,7 @@ func (s *Session) Disassemble(ctx context.Context, address string, frameID *int,
 	}
 	var body dap.DisassembleResponseBody
 	args := map[string]any{"memoryReference": address, "instructionOffset": offset, "instructionCount": count, "resolveSymbols": true}
-	if err := r.client.Call(ctx, "disassemble", args, &body); err != nil {
+	if err := r.call(ctx, "disassemble", args, &body); err != nil {
 		return nil, adapterError("disassemble at "+address, err, "pass an address such as 0x401000, or none for the current instruction")
 	}
 	out := make([]Instruction, 0, len(body.Instructions))
@@ -276,7 +275,7 @@ func (s *Session) ReadMemory(ctx context.Context, address, expression string, of
 	}
 	var body dap.ReadMemoryResponseBody
 	args := map[string]any{"memoryReference": address, "offset": offset, "count": count}
-	if err := r.client.Call(ctx, "readMemory", args, &body); err != nil {
+	if err := r.call(ctx, "readMemory", args, &body); err != nil {
 		return nil, adapterError("read memory at "+address, err, "check the address; get_local_variables and evaluate_expression (&name) give addresses")
 	}
 	data, err := base64.StdEncoding.DecodeString(body.Data)
@@ -299,7 +298,7 @@ func (s *Session) memoryReference(ctx context.Context, expression string) (strin
 		args["frameId"] = st.frames[st.top].Id
 	}
 	var body dap.EvaluateResponseBody
-	if err := r.client.Call(ctx, "evaluate", args, &body); err != nil {
+	if err := r.call(ctx, "evaluate", args, &body); err != nil {
 		return "", adapterError(fmt.Sprintf("evaluate %q", expression), err, "")
 	}
 	if body.MemoryReference != "" {

@@ -51,7 +51,7 @@ func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait Wa
 		err = hook(ctx, r.client.Call, threadID)
 	}
 	if err == nil {
-		err = r.client.Call(ctx, kind, args, nil)
+		err = r.call(ctx, kind, args, nil)
 	}
 	if err != nil {
 		s.mu.Lock()
@@ -89,7 +89,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, wait WaitOptions) (*S
 	if threadID == 0 {
 		threadID = s.anyThread(ctx, r)
 	}
-	if err := r.client.Call(ctx, "pause", map[string]any{"threadId": threadID}, nil); err != nil {
+	if err := r.call(ctx, "pause", map[string]any{"threadId": threadID}, nil); err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("pause failed: %v", err), Hint: "check threadId with list_threads", Err: err}
 	}
 	if !wait.Wait {

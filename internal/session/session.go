@@ -289,6 +289,25 @@ func (r *run) shutdown(terminate bool) {
 	<-r.done
 }
 
+// call sends one request on the run's connection, unless the adapter's
+// quirks forbid it: some adapters (rdbg 1.4) drop the connection on a
+// request they do not know, so refusing here keeps the session alive and
+// tells the agent why. Every request a tool causes goes through it.
+func (r *run) call(ctx context.Context, command string, args, body any) error {
+	if q := r.conn.Quirks; !q.Supports(command) {
+		return errorf("this adapter cannot do it; the session is still usable", "%s is not supported by %s", command, r.adapterName())
+	}
+	return r.client.Call(ctx, command, args, body)
+}
+
+// adapterName names the adapter in "not supported" errors.
+func (r *run) adapterName() string {
+	if w := r.conn.Quirks.UnsupportedWhy; w != "" {
+		return w
+	}
+	return "the " + r.s.Language.ID + " debug adapter"
+}
+
 func (s *Session) quirks() adapter.Quirks {
 	s.mu.Lock()
 	defer s.mu.Unlock()

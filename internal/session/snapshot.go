@@ -57,7 +57,7 @@ func (s *Session) prefetch(r *run, st *Stop) {
 		go func() {
 			defer wg.Done()
 			var body dap.ExceptionInfoResponseBody
-			if err := r.client.Call(ctx, "exceptionInfo", map[string]any{"threadId": st.ThreadID}, &body); err == nil {
+			if err := r.call(ctx, "exceptionInfo", map[string]any{"threadId": st.ThreadID}, &body); err == nil {
 				st.exception = exceptionFromDAP(body)
 			}
 		}()
@@ -65,7 +65,7 @@ func (s *Session) prefetch(r *run, st *Stop) {
 	defer wg.Wait()
 
 	var stack dap.StackTraceResponseBody
-	st.framesErr = r.client.Call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": prefetchFrames}, &stack)
+	st.framesErr = r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": prefetchFrames}, &stack)
 	if st.framesErr != nil || len(stack.StackFrames) == 0 {
 		return
 	}
@@ -117,7 +117,7 @@ func raisingFrame(frames []dap.StackFrame, q adapter.Quirks) int {
 
 func fetchScopes(ctx context.Context, r *run, frameID int) ([]dap.Scope, error) {
 	var body dap.ScopesResponseBody
-	if err := r.client.Call(ctx, "scopes", map[string]any{"frameId": frameID}, &body); err != nil {
+	if err := r.call(ctx, "scopes", map[string]any{"frameId": frameID}, &body); err != nil {
 		return nil, err
 	}
 	return body.Scopes, nil
@@ -135,7 +135,7 @@ func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.V
 		}
 	}
 	var body dap.VariablesResponseBody
-	if err := r.client.Call(ctx, "variables", args, &body); err != nil {
+	if err := r.call(ctx, "variables", args, &body); err != nil {
 		return nil, err
 	}
 	return body.Variables, nil

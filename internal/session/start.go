@@ -258,6 +258,11 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	s.r = r
 	s.mu.Unlock()
 	go s.eventLoop(r)
+	// Output the adapter reads from pipes rather than sending as events;
+	// each copier ends when the adapter closes its stream (Cleanup).
+	for _, o := range conn.Output {
+		go copyOutput(o.Reader, s.out, o.Category)
+	}
 
 	abort := func(err error) (*StartResult, error) {
 		r.shutdown(true)
@@ -388,7 +393,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 		applied += len(bps)
 		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyLines(bps, a) }})
 	}
-	if fbs := s.bps.functions; len(fbs) > 0 && r.caps.SupportsFunctionBreakpoints {
+	if fbs := s.bps.functions; len(fbs) > 0 && r.caps.SupportsFunctionBreakpoints && r.conn.Quirks.Supports("setFunctionBreakpoints") {
 		p, err := r.client.Send("setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)})
 		if err != nil {
 			s.mu.Unlock()

@@ -1,0 +1,316 @@
+package ruby
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+const (
+	// addressTimeout bounds the wait for rdbg's address line, printed
+	// ~250 ms after the start (ruby plus the gem); more means it is stuck.
+	addressTimeout = 20 * time.Second
+	// exitWait bounds how long the exit code is waited for once the socket
+	// has closed: the process is exiting by then.
+	exitWait = 2 * time.Second
+	// debuggerPrefix starts every line rdbg writes on the program's stderr.
+	debuggerPrefix = "DEBUGGER:"
+	// listeningMarker precedes the address in rdbg's
+	// "DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)".
+	listeningMarker = "Debugger can attach via TCP/IP ("
+	// waitingMarker is in the line rdbg prints once the program sits at
+	// its first line waiting for a client. Connecting earlier races rdbg
+	// 1.4: the first stop's source listing can then be written to the
+	// socket in its console protocol before our initialize is read, which
+	// breaks the DAP stream.
+	waitingMarker = "wait for debugger connection"
+	// syncHelper makes the program's output unbuffered: its stdout is our
+	// pipe, which Ruby would otherwise flush only at 8 KiB or at exit.
+	syncHelper = "# Loaded by mcp-debugger (ruby -r): program output unbuffered.\n$stdout.sync = true\n$stderr.sync = true\n"
+)
+
+// Launch spawns rdbg with the program, reads the port it listens on and
+// connects.
+func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	found, err := a.finder.find(ctx, cfg.ExecutablePath)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	ruby, err := programRuby(found, a.finder.getenv("PATH"))
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	helper := helperPath()
+	command := launchCommand(found, ruby, helper, cfg.Program, cfg.Args)
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(cfg.Program)
+	}
+	args := map[string]any{"type": "rdbg", "request": "launch", "program": cfg.Program, "cwd": cwd}
+	for k, v := range cfg.Extra {
+		args[k] = v
+	}
+	if cfg.DryRun {
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+	}
+	if err := writeHelper(helper); err != nil {
+		return nil, err
+	}
+	srv, err := spawn(ctx, command, cwd, cfg.Env, log)
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Connection{
+		Transport: newTransport(srv.conn, log),
+		Request:   "launch",
+		Arguments: args,
+		AdapterID: adapterID,
+		Quirks:    quirks(),
+		Output: []adapter.OutputStream{
+			{Category: "stdout", Reader: srv.stdout},
+			{Category: "stderr", Reader: srv.stderr},
+		},
+		ExitCode: srv.exitCode,
+		Command:  command,
+		Cleanup:  srv.close,
+	}, nil
+}
+
+// programRuby is the ruby that runs the program: the one that runs rdbg,
+// else ruby on PATH.
+func programRuby(found *rdbg, path string) (string, error) {
+	if found.ruby != "" {
+		return found.ruby, nil
+	}
+	p, err := lookPath("ruby", path)
+	if err != nil {
+		return "", fmt.Errorf("no ruby on PATH to run the program with (rdbg is %s)", found.path)
+	}
+	return p, nil
+}
+
+// launchCommand is rdbg on a port the kernel picks (printed on stderr),
+// in command mode so that the exact ruby runs the program, with the sync
+// helper loaded first. rdbg execs that command: its process is the
+// program's.
+func launchCommand(found *rdbg, ruby, helper, program string, args []string) []string {
+	cmd := found.command("--open", "--host", "127.0.0.1", "--port", "0", "-c", "--", ruby, "-r", helper, program)
+	return append(cmd, args...)
+}
+
+// helperPath is where the sync helper lives: the user's cache directory,
+// else the temporary one.
+func helperPath() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "mcp-debugger", "ruby", "mcp_debugger_sync.rb")
+}
+
+// writeHelper writes the sync helper unless it is already there as is.
+func writeHelper(p string) error {
+	if b, err := os.ReadFile(p); err == nil && string(b) == syncHelper {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("ruby output helper: %w", err)
+	}
+	// Written aside then renamed, so that a concurrent launch never loads
+	// half a file.
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".sync-*.rb")
+	if err != nil {
+		return fmt.Errorf("ruby output helper: %w", err)
+	}
+	_, werr := tmp.WriteString(syncHelper)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("ruby output helper: %v %v", werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("ruby output helper: %w", err)
+	}
+	return nil
+}
+
+// server is a running rdbg (the program itself) and our connection to it.
+type server struct {
+	p      *proc.Process
+	conn   net.Conn
+	stdout io.ReadCloser
+	stderr *io.PipeReader
+}
+
+// close kills the program and closes what reads it; the output copiers
+// then end.
+func (s *server) close() {
+	s.conn.Close()
+	s.p.Kill()
+	s.stdout.Close()
+	s.stderr.Close()
+}
+
+// exitCode waits briefly for the program to exit and returns its code; a
+// program killed by a signal has none.
+func (s *server) exitCode() (int, bool) {
+	select {
+	case <-s.p.Done():
+	case <-time.After(exitWait):
+		return 0, false
+	}
+	c := s.p.ExitCode()
+	return c, c >= 0
+}
+
+// spawn starts rdbg in its own process group, with the program's cwd and
+// env, reads the address from its stderr and connects.
+func spawn(ctx context.Context, command []string, cwd string, env map[string]string, log *slog.Logger) (*server, error) {
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Dir = cwd
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	// os.Pipe rather than cmd.StdoutPipe: exec's own pipes are closed when
+	// the process is reaped, which would lose the last output of a program
+	// that ends.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("rdbg stdout: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("rdbg stderr: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	p, err := proc.Start(cmd)
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start %s: %w", command[0], err)
+	}
+	programErr, pw := io.Pipe()
+	addrc := make(chan string, 1)
+	tail := &debuggerLines{}
+	// Ends when the program's stderr closes (it exited or was killed).
+	go splitStderr(errR, pw, addrc, tail, log)
+
+	fail := func(err error) (*server, error) {
+		p.Kill()
+		outR.Close()
+		programErr.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, addressTimeout)
+	defer cancel()
+	var addr string
+	select {
+	case addr = <-addrc:
+	case <-p.Done():
+		return fail(fmt.Errorf("rdbg exited (code %d) before listening: %s", p.ExitCode(), tail.String()))
+	case <-ctx.Done():
+		return fail(fmt.Errorf("rdbg did not print its address (%q): %w; it said: %s", listeningMarker, ctx.Err(), tail.String()))
+	}
+	conn, err := adapter.DialTCP(ctx, addr)
+	if err != nil {
+		return fail(err)
+	}
+	log.Debug("rdbg started", "addr", addr, "pid", p.Pid(), "cwd", cwd)
+	return &server{p: p, conn: conn, stdout: outR, stderr: programErr}, nil
+}
+
+// splitStderr separates rdbg's own lines ("DEBUGGER: …", logged; the
+// address among them is sent on addrc once rdbg says it waits) from the program's stderr, which
+// goes to w. It ends when r does, and then closes w.
+func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, tail *debuggerLines, log *slog.Logger) {
+	defer r.Close()
+	defer w.Close()
+	br := bufio.NewReader(r)
+	addr, sent := "", false
+	for {
+		line, err := br.ReadString('\n')
+		if strings.HasPrefix(line, debuggerPrefix) {
+			log.Debug("rdbg", "line", strings.TrimSpace(line))
+			tail.add(line)
+			if a, ok := parseAddress(line); ok {
+				addr = a
+			}
+			if addr != "" && strings.Contains(line, waitingMarker) && !sent {
+				addrc <- addr
+				sent = true
+			}
+		} else if line != "" {
+			tail.add(line)
+			// A reader that went away (the session closed) must not stop
+			// the draining, or the program would block on a full pipe.
+			_, _ = w.Write([]byte(line))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// parseAddress reads host:port from rdbg's
+// "DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:40203)".
+func parseAddress(line string) (string, bool) {
+	_, rest, ok := strings.Cut(line, listeningMarker)
+	if !ok {
+		return "", false
+	}
+	addr, _, ok := strings.Cut(rest, ")")
+	if !ok {
+		return "", false
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return "", false
+	}
+	return addr, true
+}
+
+// debuggerLines keeps the last lines of stderr (rdbg's and the
+// program's) for error messages.
+type debuggerLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (t *debuggerLines) add(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines = append(t.lines, strings.TrimSpace(line))
+	if len(t.lines) > 20 {
+		t.lines = t.lines[1:]
+	}
+}
+
+func (t *debuggerLines) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.lines) == 0 {
+		return "(nothing)"
+	}
+	return strings.Join(t.lines, "; ")
+}

@@ -1,0 +1,439 @@
+package ruby
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+)
+
+// deleteTimeout bounds the evaluate that removes breakpoints inside rdbg;
+// it answers in about a millisecond.
+const deleteTimeout = 5 * time.Second
+
+// ownSeqBase numbers the requests the transport sends on its own, far
+// above the session's, so that their answers are told apart.
+const ownSeqBase = 1 << 30
+
+// transport sits between the session and rdbg 1.4 and absorbs two of its
+// quirks (ADAPTER-QUIRKS.md, rdbg 4 and 5), documented here because the
+// rewriting is invisible to the session:
+//
+//   - A request rdbg does not know would make it close the connection: the
+//     transport answers it itself with a failed response instead.
+//   - setBreakpoints only ever adds breakpoints (rdbg keys them by file and
+//     line and ignores a second one on the same line). When a file's set
+//     loses lines (or a line's condition changes), the transport first
+//     removes them inside rdbg by evaluating Ruby that deletes them from
+//     the debugger's own table, then forwards the request. Evaluating
+//     needs a paused frame: while the program runs, the removal waits for
+//     the next stop (the removed breakpoint can still hit once meanwhile).
+type transport struct {
+	conn      io.ReadWriteCloser
+	log       *slog.Logger
+	afterRead func()
+
+	msgs   chan []byte // framed messages from rdbg, for Read; closed at the end
+	inject chan []byte // framed answers of our own, for Read
+	closed chan struct{}
+	once   sync.Once
+	rest   []byte // unread part of the message Read is handing out
+	errMu  sync.Mutex
+	err    error // why msgs was closed
+
+	writeMu sync.Mutex // one message at a time on conn
+	wbuf    []byte     // partial message written by the session
+
+	mu        sync.Mutex
+	seq       int
+	waiters   map[int]chan response
+	stackSeqs map[int]bool
+	paused    bool
+	frameID   int                       // a frame of the current stop, 0 if none known
+	sent      map[string]map[int]string // file -> line -> condition, as rdbg has them
+	toDelete  map[string][]int          // removals waiting for a stop
+}
+
+// response is what the transport reads of an answer to its own request.
+type response struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	Body    struct {
+		Result string `json:"result"`
+	} `json:"body"`
+}
+
+// newTransport wraps conn; the pump goroutine it starts ends when conn
+// does (Close closes it).
+func newTransport(conn net.Conn, log *slog.Logger) *transport {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	t := &transport{
+		conn:      conn,
+		log:       log,
+		afterRead: adapter.QuickAck(conn),
+		msgs:      make(chan []byte),
+		inject:    make(chan []byte, 16),
+		closed:    make(chan struct{}),
+		waiters:   map[int]chan response{},
+		stackSeqs: map[int]bool{},
+		sent:      map[string]map[int]string{},
+		toDelete:  map[string][]int{},
+	}
+	go t.pump()
+	return t
+}
+
+// Read hands out rdbg's messages and the transport's own answers, whole
+// frames in order of arrival.
+func (t *transport) Read(p []byte) (int, error) {
+	if len(t.rest) == 0 {
+		select {
+		case m := <-t.inject:
+			t.rest = m
+		default:
+			select {
+			case m := <-t.inject:
+				t.rest = m
+			case m, ok := <-t.msgs:
+				if !ok {
+					t.errMu.Lock()
+					defer t.errMu.Unlock()
+					return 0, t.err
+				}
+				t.rest = m
+			}
+		}
+	}
+	n := copy(p, t.rest)
+	t.rest = t.rest[n:]
+	return n, nil
+}
+
+// Close ends the connection; the pump then ends.
+func (t *transport) Close() error {
+	t.once.Do(func() { close(t.closed) })
+	return t.conn.Close()
+}
+
+// afterReadReader re-arms TCP_QUICKACK after each read of the socket
+// itself (rdbg writes a response and an event back to back without
+// TCP_NODELAY: ADAPTER-QUIRKS.md, rdbg 2).
+type afterReadReader struct {
+	r     io.Reader
+	after func()
+}
+
+func (a afterReadReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if a.after != nil {
+		a.after()
+	}
+	return n, err
+}
+
+// pump reads rdbg's messages, keeps what the transport needs to know,
+// and passes them on, except the answers to its own requests.
+func (t *transport) pump() {
+	br := bufio.NewReaderSize(afterReadReader{t.conn, t.afterRead}, 64<<10)
+	var err error
+	for {
+		var body []byte
+		if body, err = dap.ReadFrame(br); err != nil {
+			break
+		}
+		if t.observe(body) {
+			continue
+		}
+		select {
+		case t.msgs <- dap.AppendFrame(nil, body):
+		case <-t.closed:
+			err = io.ErrClosedPipe
+		}
+		if err != nil {
+			break
+		}
+	}
+	t.errMu.Lock()
+	t.err = err
+	t.errMu.Unlock()
+	close(t.msgs)
+	t.mu.Lock()
+	for seq, w := range t.waiters {
+		close(w)
+		delete(t.waiters, seq)
+	}
+	t.mu.Unlock()
+}
+
+// message is the part of a DAP message the transport looks at.
+type message struct {
+	Seq        int             `json:"seq"`
+	Type       string          `json:"type"`
+	Command    string          `json:"command"`
+	Event      string          `json:"event"`
+	RequestSeq int             `json:"request_seq"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Body       json.RawMessage `json:"body"`
+}
+
+// observe notes stops and frame ids; it reports true for an answer to the
+// transport's own request, which it consumes.
+func (t *transport) observe(body []byte) bool {
+	var m message
+	if json.Unmarshal(body, &m) != nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case m.Type == "event" && m.Event == "stopped":
+		t.paused, t.frameID = true, 0
+	case m.Type == "response" && t.stackSeqs[m.RequestSeq]:
+		delete(t.stackSeqs, m.RequestSeq)
+		var st struct {
+			StackFrames []struct {
+				ID int `json:"id"`
+			} `json:"stackFrames"`
+		}
+		if t.paused && json.Unmarshal(m.Body, &st) == nil && len(st.StackFrames) > 0 {
+			t.frameID = st.StackFrames[0].ID
+			if len(t.toDelete) > 0 {
+				pending := t.toDelete
+				t.toDelete = map[string][]int{}
+				frame := t.frameID
+				// Not here: the pump must stay free to read the answers.
+				// The goroutine ends when its deletes are answered or
+				// time out.
+				go t.deleteAll(frame, pending)
+			}
+		}
+	case m.Type == "response" && m.RequestSeq >= ownSeqBase:
+		if w, ok := t.waiters[m.RequestSeq]; ok {
+			var r response
+			_ = json.Unmarshal(body, &r)
+			w <- r
+			delete(t.waiters, m.RequestSeq)
+		}
+		return true
+	}
+	return false
+}
+
+// Write takes the session's messages (whole frames, possibly split over
+// writes) and passes each on, refused or preceded by breakpoint removals
+// as the type's comment says.
+func (t *transport) Write(p []byte) (int, error) {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	t.wbuf = append(t.wbuf, p...)
+	for {
+		frame, body, ok := splitFrame(t.wbuf)
+		if !ok {
+			break
+		}
+		t.wbuf = t.wbuf[len(frame):]
+		if err := t.forward(frame, body); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// splitFrame cuts the first whole frame off buf.
+func splitFrame(buf []byte) (frame, body []byte, ok bool) {
+	end := bytes.Index(buf, []byte("\r\n\r\n"))
+	if end < 0 {
+		return nil, nil, false
+	}
+	length := -1
+	for _, h := range strings.Split(string(buf[:end]), "\r\n") {
+		if name, v, found := strings.Cut(h, ":"); found && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	start := end + 4
+	if length < 0 || len(buf) < start+length {
+		return nil, nil, false
+	}
+	return buf[:start+length], buf[start : start+length], true
+}
+
+// forward sends one message of the session's; writeMu is held.
+func (t *transport) forward(frame, body []byte) error {
+	var m message
+	if json.Unmarshal(body, &m) != nil || m.Type != "request" {
+		return t.write(frame)
+	}
+	if !knownRequests[m.Command] {
+		t.refuse(m, fmt.Sprintf("%s is not supported by %s (it would drop the connection)", m.Command, unsupportedWhy))
+		return nil
+	}
+	switch m.Command {
+	case "continue", "next", "stepIn", "stepOut", "stepBack", "reverseContinue":
+		t.mu.Lock()
+		t.paused, t.frameID = false, 0
+		t.mu.Unlock()
+	case "stackTrace":
+		t.mu.Lock()
+		t.stackSeqs[m.Seq] = true
+		t.mu.Unlock()
+	case "setBreakpoints":
+		t.removeDropped(m.Arguments)
+	}
+	return t.write(frame)
+}
+
+func (t *transport) write(frame []byte) error {
+	_, err := t.conn.Write(frame)
+	return err
+}
+
+// refuse answers a request with a failure of the transport's own.
+func (t *transport) refuse(m message, text string) {
+	body, _ := json.Marshal(map[string]any{
+		"seq": 0, "type": "response", "request_seq": m.Seq, "command": m.Command,
+		"success": false, "message": text,
+	})
+	select {
+	case t.inject <- dap.AppendFrame(nil, body):
+	case <-t.closed:
+	}
+}
+
+// removeDropped compares a file's new breakpoint set with what rdbg has
+// and removes the lines that are gone or changed: now if the program is
+// paused on a known frame, else at the next stop. writeMu is held.
+func (t *transport) removeDropped(raw json.RawMessage) {
+	var args struct {
+		Source struct {
+			Path string `json:"path"`
+		} `json:"source"`
+		Breakpoints []struct {
+			Line      int    `json:"line"`
+			Condition string `json:"condition"`
+		} `json:"breakpoints"`
+	}
+	if json.Unmarshal(raw, &args) != nil || args.Source.Path == "" {
+		return
+	}
+	path := args.Source.Path
+	now := map[int]string{}
+	for _, b := range args.Breakpoints {
+		now[b.Line] = b.Condition
+	}
+	t.mu.Lock()
+	var gone []int
+	for line, cond := range t.sent[path] {
+		if c, ok := now[line]; !ok || c != cond {
+			gone = append(gone, line)
+		}
+	}
+	t.sent[path] = now
+	// A line re-added before its removal happened stays.
+	t.toDelete[path] = slices.DeleteFunc(t.toDelete[path], func(l int) bool { _, ok := now[l]; return ok })
+	if len(t.toDelete[path]) == 0 {
+		delete(t.toDelete, path)
+	}
+	paused, frame := t.paused, t.frameID
+	if len(gone) > 0 && (!paused || frame == 0) {
+		t.toDelete[path] = append(t.toDelete[path], gone...)
+		gone = nil
+	}
+	t.mu.Unlock()
+	if len(gone) == 0 {
+		return
+	}
+	slices.Sort(gone)
+	// Before the set is forwarded: rdbg would ignore a changed line that
+	// it still holds.
+	if err := t.deleteLocked(frame, path, gone); err != nil {
+		t.log.Warn("rdbg: removing breakpoints", "file", path, "lines", gone, "err", err)
+	}
+}
+
+// deleteAll removes the breakpoints that waited for a stop.
+func (t *transport) deleteAll(frame int, pending map[string][]int) {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	for path, lines := range pending {
+		slices.Sort(lines)
+		if err := t.deleteLocked(frame, path, slices.Compact(lines)); err != nil {
+			t.log.Warn("rdbg: removing breakpoints", "file", path, "lines", lines, "err", err)
+		}
+	}
+}
+
+// deleteLocked evaluates, in the paused frame, Ruby that deletes the
+// line breakpoints of path at lines from rdbg's table, and waits for the
+// answer. writeMu is held.
+func (t *transport) deleteLocked(frame int, path string, lines []int) error {
+	t.mu.Lock()
+	t.seq++
+	seq := ownSeqBase + t.seq
+	w := make(chan response, 1)
+	t.waiters[seq] = w
+	t.mu.Unlock()
+	body, err := json.Marshal(map[string]any{
+		"seq": seq, "type": "request", "command": "evaluate",
+		"arguments": map[string]any{"expression": deleteExpression(path, lines), "frameId": frame, "context": "repl"},
+	})
+	if err != nil {
+		return err
+	}
+	if err := t.write(dap.AppendFrame(nil, body)); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+	defer cancel()
+	select {
+	case r, ok := <-w:
+		if !ok {
+			return errors.New("connection ended")
+		}
+		if !r.Success {
+			return fmt.Errorf("evaluate failed: %s %s", r.Message, r.Body.Result)
+		}
+		t.log.Debug("rdbg: breakpoints removed", "file", path, "lines", lines, "result", r.Body.Result)
+		return nil
+	case <-ctx.Done():
+		t.mu.Lock()
+		delete(t.waiters, seq)
+		t.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// deleteExpression is Ruby that deletes rdbg 1.4's line breakpoints of
+// path at lines: its table (SESSION's @bps) is keyed [realpath, line].
+// It evaluates to how many were deleted.
+func deleteExpression(path string, lines []int) string {
+	nums := make([]string, len(lines))
+	for i, l := range lines {
+		nums[i] = strconv.Itoa(l)
+	}
+	q := rubyString(path)
+	return fmt.Sprintf("(lambda { |bps, path, lines| bps.select { |k, _| k.is_a?(Array) && k.size == 2 && k[0] == path && lines.include?(k[1]) }.each { |k, bp| bp.delete; bps.delete(k) }.size })"+
+		".call(::DEBUGGER__::SESSION.instance_variable_get(:@bps), (File.realpath(%s) rescue %s), [%s])",
+		q, q, strings.Join(nums, ", "))
+}
+
+// rubyString quotes s as a single-quoted Ruby literal, where only \ and '
+// are special.
+func rubyString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}

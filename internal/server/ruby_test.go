@@ -1,0 +1,175 @@
+package server
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// Integration tests: the MCP tools on real rdbg and real Ruby programs
+// (testdata/ruby, whose README lists the lines used here).
+
+func rubyProgram(t *testing.T, name string) string {
+	return filepath.Join(repoRoot(t), "testdata", "ruby", name)
+}
+
+func (h *harness) rubySession() string {
+	h.t.Helper()
+	testenv.RequireAdapter(h.t, "ruby")
+	return h.ok("create_debug_session", map[string]any{"language": "ruby"}).str("sessionId")
+}
+
+func TestRubyBreakpointStepsAndEvaluate(t *testing.T) {
+	h := newHarness(t)
+	id := h.rubySession()
+	src := rubyProgram(t, "loop.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
+
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 12)
+	if l := snap.vars("locals"); l["i"] != "1" {
+		t.Fatalf("locals at the first hit: %v", l)
+	}
+	wantStop(t, h.ok("step_into", map[string]any{"sessionId": id}), "step", 4)
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 5)
+	if l := over.vars("locals"); l["scaled"] != "10" || l["item"] != "1" {
+		t.Fatalf("locals in weigh: %v", l)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "scaled + factor"}); ev.str("result") != "20" {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	out := h.ok("step_out", map[string]any{"sessionId": id})
+	// rdbg's step out (its `fin`) stops on the method's return, at its end.
+	if l := out.obj("location").num("line"); out.str("state") != "paused" || l != 7 && l != 12 && l != 13 {
+		t.Fatalf("step out: %v", out)
+	}
+	next := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, next, "breakpoint", 12)
+	if l := next.vars("locals"); l["i"] != "2" {
+		t.Fatalf("locals at the second hit: %v", l)
+	}
+	// Removing the breakpoint must really stop it from hitting (rdbg 1.4
+	// ignores an empty set).
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
+		t.Fatalf("the program should run to its end (exit 3): %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(all, "item 5 total 15\n") || !strings.Contains(all, "done with 5 items\n") || strings.Contains(all, "DEBUGGER:") {
+		t.Fatalf("program output: %q", all)
+	}
+}
+
+func TestRubyConditionalBreakpointAndUnsupported(t *testing.T) {
+	h := newHarness(t)
+	id := h.rubySession()
+	src := rubyProgram(t, "loop.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4, "condition": "item == 3"})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 4)
+	if l := snap.vars("locals"); l["item"] != "3" {
+		t.Fatalf("conditional breakpoint stopped with %v", l)
+	}
+	// Function breakpoints: rdbg 1.4 accepts them and sets nothing.
+	h.fail("set_breakpoint", map[string]any{"sessionId": id, "function": "weigh"}, "function breakpoints are not supported by rdbg 1.4")
+	// The session survives the refusal.
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "item * factor"}); ev.str("result") != "30" {
+		t.Fatalf("evaluate after the refusal: %v", ev)
+	}
+	// Removing a breakpoint while paused on it, then moving on, must not
+	// stop there again.
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 13)
+	next := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, next, "breakpoint", 13)
+	if l := next.vars("locals"); l["i"] != "4" {
+		t.Fatalf("the removed breakpoint hit again? locals %v", l)
+	}
+}
+
+func TestRubyUncaughtException(t *testing.T) {
+	h := newHarness(t)
+	id := h.rubySession()
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": rubyProgram(t, "raise.rb"), "breakOnExceptions": "all"})
+	wantStop(t, snap, "exception", 3)
+	if l := snap.vars("locals"); l["order"] != "3" {
+		t.Fatalf("locals at the exception: %v", l)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 1 {
+		t.Fatalf("the program should end with code 1: %v", end)
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(all, "bad order 3 (ArgumentError)") {
+		t.Fatalf("output: %q", all)
+	}
+}
+
+func TestRubyCloseLeavesNoProcess(t *testing.T) {
+	h := newHarness(t)
+	id := h.rubySession()
+	src := rubyProgram(t, "loop.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
+	kids := proc.Descendants(os.Getpid())
+	if len(kids) == 0 {
+		t.Fatal("expected the rdbg process")
+	}
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	for _, pid := range kids {
+		if proc.Alive(pid) {
+			t.Errorf("process %d survived close_debug_session", pid)
+		}
+	}
+}
+
+func TestRubyAttach(t *testing.T) {
+	h := newHarness(t)
+	id := h.rubySession()
+	ruby, err := exec.LookPath("ruby")
+	if err != nil {
+		t.Skip("no ruby on PATH")
+	}
+	av := testenv.RequireAdapter(t, "ruby")
+	src := rubyProgram(t, "loop.rb")
+	cmd := exec.Command(ruby, av.Path, "--open", "--host", "127.0.0.1", "--port", "0", "--", src)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	// Attach once rdbg holds the program at its first line.
+	sc := bufio.NewScanner(stderr)
+	port := ""
+	for port == "" && sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "TCP/IP (127.0.0.1:"); ok {
+			port, _, _ = strings.Cut(rest, ")")
+		}
+	}
+	for sc.Scan() && !strings.Contains(sc.Text(), "wait for debugger connection") {
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true})
+	if att.str("state") != "paused" {
+		t.Fatalf("attach: %v", att)
+	}
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 13)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
