@@ -26,6 +26,7 @@ import (
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
@@ -52,6 +53,7 @@ var targets = []target{
 	{"go", "testdata/go/loop", "testdata/go/loop/main.go", 27, "total + i"},
 	{"c", "testdata/native/c/loop.c", "testdata/native/c/loop.c", 40, "total + i"},
 	{"rust", "testdata/native/rust", "testdata/native/rust/src/main.rs", 18, "total + 1"},
+	{"ruby", "testdata/ruby/loop.rb", "testdata/ruby/loop.rb", 12, "total + i"},
 }
 
 func abs(b *testing.B, rel string) string {

@@ -154,7 +154,9 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 	s.stop, s.last = st, st
 	s.setStateLocked(StatePaused, st.Reason)
 	s.mu.Unlock()
-	go s.prefetch(r, st)
+	// Fetched here, not on a goroutine of its own: one hand-off less on
+	// every stop, and later events simply wait in the client's queue.
+	s.prefetch(r, st)
 }
 
 // firstThread is the first thread the adapter lists, 0 if none.
