@@ -9,8 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 const (
@@ -30,28 +31,15 @@ type dlv struct {
 // finder locates dlv and remembers what `dlv version` said about each
 // binary until that binary changes.
 type finder struct {
-	mu    sync.Mutex
-	cache map[string]probed
+	versions adapter.VersionCache
 
 	// getenv and home are replaced by tests to keep the machine out.
 	getenv func(string) string
 	home   func() (string, error)
 }
 
-// probed is one binary's version, valid while its stamp is unchanged.
-type probed struct {
-	stamp   stamp
-	version string
-	err     error
-}
-
-type stamp struct {
-	mtime time.Time
-	size  int64
-}
-
 func newFinder() *finder {
-	return &finder{cache: map[string]probed{}, getenv: os.Getenv, home: os.UserHomeDir}
+	return &finder{getenv: os.Getenv, home: os.UserHomeDir}
 }
 
 // candidates lists where dlv may be, in order of preference: the explicit
@@ -90,7 +78,7 @@ func (f *finder) find(ctx context.Context, explicit string) (*dlv, error) {
 	named, dirs := f.candidates(explicit)
 	if len(named) > 0 {
 		c := named[0]
-		p, err := lookPath(c.path, f.getenv("PATH"))
+		p, err := adapter.LookPath(c.path, f.getenv("PATH"))
 		if err != nil {
 			return nil, fmt.Errorf("dlv %s (%s): not found or not executable", c.path, c.origin)
 		}
@@ -109,7 +97,7 @@ func (f *finder) find(ctx context.Context, explicit string) (*dlv, error) {
 		seen[d] = true
 		looked = append(looked, d)
 		p := filepath.Join(d, "dlv")
-		if !isExecutable(p) {
+		if !adapter.IsExecutable(p) {
 			continue
 		}
 		v, err := f.version(ctx, p)
@@ -122,49 +110,10 @@ func (f *finder) find(ctx context.Context, explicit string) (*dlv, error) {
 		"executablePath", dlvPathEnv, strings.Join(looked, ", "))
 }
 
-// lookPath resolves a name or path against PATH.
-func lookPath(name, path string) (string, error) {
-	if strings.ContainsRune(name, filepath.Separator) {
-		if isExecutable(name) {
-			return filepath.Abs(name)
-		}
-		return "", exec.ErrNotFound
-	}
-	for _, d := range filepath.SplitList(path) {
-		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
-			return filepath.Abs(p)
-		}
-	}
-	return "", exec.ErrNotFound
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
-}
-
 // version runs `dlv version` unless the binary is unchanged since the last
 // time.
 func (f *finder) version(ctx context.Context, path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	now := stamp{st.ModTime(), st.Size()}
-	f.mu.Lock()
-	c, ok := f.cache[path]
-	f.mu.Unlock()
-	if ok && c.stamp == now {
-		return c.version, c.err
-	}
-	v, err := runVersion(ctx, path)
-	if err != nil && ctx.Err() != nil {
-		return "", err // the caller gave up: not the binary's fault
-	}
-	f.mu.Lock()
-	f.cache[path] = probed{stamp: now, version: v, err: err}
-	f.mu.Unlock()
-	return v, err
+	return f.versions.Version(ctx, path, func(ctx context.Context) (string, error) { return runVersion(ctx, path) })
 }
 
 func runVersion(ctx context.Context, path string) (string, error) {

@@ -78,24 +78,6 @@ func TestFindMissing(t *testing.T) {
 	}
 }
 
-func TestVersionIsCached(t *testing.T) {
-	dir := t.TempDir()
-	p := fakeDlv(t, dir, "1.0.0")
-	f := isolated(t, map[string]string{dlvPathEnv: p})
-	if got, _ := f.find(context.Background(), ""); got.version != "1.0.0" {
-		t.Fatalf("version %q", got.version)
-	}
-	// The cache answers until the binary changes (here: its size).
-	f.cache[p] = probed{stamp: f.cache[p].stamp, version: "cached"}
-	if got, _ := f.find(context.Background(), ""); got.version != "cached" {
-		t.Fatalf("probe not cached: %q", got.version)
-	}
-	fakeDlv(t, dir, "1.27.20")
-	if got, _ := f.find(context.Background(), ""); got.version != "1.27.20" {
-		t.Fatalf("changed binary not probed again: %q", got.version)
-	}
-}
-
 func TestParseVersionAndAddress(t *testing.T) {
 	if v := parseVersion("Delve Debugger\nVersion: 1.27.2\nBuild: $Id: x $\n"); v != "1.27.2" {
 		t.Errorf("parseVersion = %q", v)

@@ -135,7 +135,7 @@ func compile(ctx context.Context, root, compiler, source string) (bin string, bu
 	if err != nil {
 		return "", false, err
 	}
-	if isExecutable(bin) {
+	if adapter.IsExecutable(bin) {
 		return bin, false, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {

@@ -11,8 +11,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 const (
@@ -32,28 +33,15 @@ type binary struct {
 // finder locates lldb-dap and remembers what `--version` said about each
 // binary until that binary changes.
 type finder struct {
-	mu    sync.Mutex
-	cache map[string]probed
+	versions adapter.VersionCache
 
 	// getenv and llvmDirs are replaced by tests to keep the machine out.
 	getenv   func(string) string
 	llvmDirs func() []string
 }
 
-// probed is one binary's version, valid while its stamp is unchanged.
-type probed struct {
-	stamp   stamp
-	version string
-	err     error
-}
-
-type stamp struct {
-	mtime time.Time
-	size  int64
-}
-
 func newFinder() *finder {
-	return &finder{cache: map[string]probed{}, getenv: os.Getenv, llvmDirs: systemLLVMDirs}
+	return &finder{getenv: os.Getenv, llvmDirs: systemLLVMDirs}
 }
 
 // systemLLVMDirs are Debian's per-version LLVM directories, where the
@@ -87,7 +75,7 @@ func (f *finder) find(ctx context.Context, explicit string) (*binary, error) {
 		if n.path == "" {
 			continue
 		}
-		p, err := lookPath(n.path, f.getenv("PATH"))
+		p, err := adapter.LookPath(n.path, f.getenv("PATH"))
 		if err != nil {
 			return nil, fmt.Errorf("lldb-dap %s (%s): not found or not executable", n.path, n.origin)
 		}
@@ -97,7 +85,7 @@ func (f *finder) find(ctx context.Context, explicit string) (*binary, error) {
 		}
 		return &binary{path: p, version: v}, nil
 	}
-	if p, err := lookPath("lldb-dap", f.getenv("PATH")); err == nil {
+	if p, err := adapter.LookPath("lldb-dap", f.getenv("PATH")); err == nil {
 		if v, err := f.version(ctx, p); err == nil {
 			return &binary{path: p, version: v}, nil
 		}
@@ -128,7 +116,7 @@ func (f *finder) versionedCandidates() []candidate {
 	var cands []candidate
 	seen := map[string]bool{}
 	add := func(c candidate) {
-		if !seen[c.path] && isExecutable(c.path) {
+		if !seen[c.path] && adapter.IsExecutable(c.path) {
 			seen[c.path] = true
 			cands = append(cands, c)
 		}
@@ -169,49 +157,10 @@ func (f *finder) versionedCandidates() []candidate {
 	return cands
 }
 
-// lookPath resolves a name or path against PATH.
-func lookPath(name, path string) (string, error) {
-	if strings.ContainsRune(name, filepath.Separator) {
-		if isExecutable(name) {
-			return filepath.Abs(name)
-		}
-		return "", exec.ErrNotFound
-	}
-	for _, d := range filepath.SplitList(path) {
-		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
-			return filepath.Abs(p)
-		}
-	}
-	return "", exec.ErrNotFound
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
-}
-
 // version runs `lldb-dap --version` unless the binary is unchanged since
 // the last time.
 func (f *finder) version(ctx context.Context, path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	now := stamp{st.ModTime(), st.Size()}
-	f.mu.Lock()
-	c, ok := f.cache[path]
-	f.mu.Unlock()
-	if ok && c.stamp == now {
-		return c.version, c.err
-	}
-	v, err := runVersion(ctx, path)
-	if err != nil && ctx.Err() != nil {
-		return "", err // the caller gave up: not the binary's fault
-	}
-	f.mu.Lock()
-	f.cache[path] = probed{stamp: now, version: v, err: err}
-	f.mu.Unlock()
-	return v, err
+	return f.versions.Version(ctx, path, func(ctx context.Context) (string, error) { return runVersion(ctx, path) })
 }
 
 func runVersion(ctx context.Context, path string) (string, error) {

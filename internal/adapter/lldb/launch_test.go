@@ -104,7 +104,7 @@ func TestCompileCachedUntilSourceChanges(t *testing.T) {
 	os.WriteFile(src, []byte("int main(void) { return 0; }\n"), 0o644)
 	ctx := context.Background()
 	bin, built, err := compile(ctx, root, "cc", src)
-	if err != nil || !built || !isExecutable(bin) || !strings.HasPrefix(bin, root) {
+	if err != nil || !built || !adapter.IsExecutable(bin) || !strings.HasPrefix(bin, root) {
 		t.Fatalf("first build: %s %v %v", bin, built, err)
 	}
 	again, built, err := compile(ctx, root, "cc", src)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 const (
@@ -67,12 +69,12 @@ func newFinder() *finder {
 // PATH, else the debug gem of the ruby on PATH.
 func (f *finder) find(ctx context.Context, explicit string) (*rdbg, error) {
 	path := f.getenv("PATH")
-	ruby, _ := lookPath("ruby", path)
+	ruby, _ := adapter.LookPath("ruby", path)
 	for _, c := range []struct{ name, origin string }{{explicit, "executablePath"}, {f.getenv(rdbgPathEnv), rdbgPathEnv}} {
 		if c.name == "" {
 			continue
 		}
-		p, err := lookPath(c.name, path)
+		p, err := adapter.LookPath(c.name, path)
 		if err != nil {
 			if p, err = existing(c.name); err != nil {
 				return nil, fmt.Errorf("rdbg %s (%s): not found", c.name, c.origin)
@@ -80,7 +82,7 @@ func (f *finder) find(ctx context.Context, explicit string) (*rdbg, error) {
 		}
 		return f.probe(ctx, p, ruby, c.origin)
 	}
-	if p, err := lookPath("rdbg", path); err == nil {
+	if p, err := adapter.LookPath("rdbg", path); err == nil {
 		return f.probe(ctx, p, ruby, "PATH")
 	}
 	if ruby == "" {
@@ -115,7 +117,7 @@ func (f *finder) gemRdbg(ctx context.Context, ruby string) string {
 // executable (a gem's exe/rdbg may not be) runs through ruby.
 func (f *finder) probe(ctx context.Context, p, ruby, origin string) (*rdbg, error) {
 	r := &rdbg{path: p}
-	if !isExecutable(p) {
+	if !adapter.IsExecutable(p) {
 		if ruby == "" {
 			return nil, fmt.Errorf("rdbg %s (%s) is not executable and there is no ruby on PATH to run it", p, origin)
 		}
@@ -180,22 +182,6 @@ func parseVersion(out string) string {
 	return ""
 }
 
-// lookPath resolves a name or path against PATH, executables only.
-func lookPath(name, path string) (string, error) {
-	if strings.ContainsRune(name, filepath.Separator) {
-		if isExecutable(name) {
-			return filepath.Abs(name)
-		}
-		return "", exec.ErrNotFound
-	}
-	for _, d := range filepath.SplitList(path) {
-		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
-			return filepath.Abs(p)
-		}
-	}
-	return "", exec.ErrNotFound
-}
-
 // existing accepts a named script that exists without being executable.
 func existing(name string) (string, error) {
 	if !fileExists(name) {
@@ -207,9 +193,4 @@ func existing(name string) (string, error) {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }

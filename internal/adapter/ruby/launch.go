@@ -98,7 +98,7 @@ func programRuby(found *rdbg, path string) (string, error) {
 	if found.ruby != "" {
 		return found.ruby, nil
 	}
-	p, err := lookPath("ruby", path)
+	p, err := adapter.LookPath("ruby", path)
 	if err != nil {
 		return "", fmt.Errorf("no ruby on PATH to run the program with (rdbg is %s)", found.path)
 	}
