@@ -13,7 +13,8 @@ build:
 adapters:
 	scripts/install-adapters.sh
 
-demo: adapters build
+demo: build
+	scripts/install-adapters.sh python
 	$(GO) run ./examples/demo -server $(BIN)
 
 lint:
