@@ -21,12 +21,6 @@ func goProgram(t *testing.T, parts ...string) string {
 	return filepath.Join(append([]string{repoRoot(t), "testdata", "go"}, parts...)...)
 }
 
-func (h *harness) goSession() string {
-	h.t.Helper()
-	testenv.RequireAdapter(h.t, "go")
-	return h.ok("create_debug_session", map[string]any{"language": "go"}).str("sessionId")
-}
-
 // buildGo builds a testdata program without optimizations into a temp dir.
 func buildGo(t *testing.T, name string) string {
 	t.Helper()
@@ -41,7 +35,7 @@ func buildGo(t *testing.T, name string) string {
 
 func TestGoBreakpointStepsAndEvaluate(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	dir := goProgram(t, "loop")
 	src := goProgram(t, "loop", "main.go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 27})
@@ -125,7 +119,7 @@ func TestGoConditionalAndFunctionBreakpoints(t *testing.T) {
 	dir := goProgram(t, "loop")
 	src := goProgram(t, "loop", "main.go")
 
-	id := h.goSession()
+	id := h.sessionFor("go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 15, "condition": "item == 2"})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": dir})
 	wantStop(t, snap, "breakpoint", 15)
@@ -136,7 +130,7 @@ func TestGoConditionalAndFunctionBreakpoints(t *testing.T) {
 		t.Errorf("evaluate item * factor: %v", ev)
 	}
 
-	id = h.goSession()
+	id = h.sessionFor("go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "weigh"})
 	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
 	if snap.str("state") != "paused" || snap.obj("location").str("function") != "main.weigh" {
@@ -148,7 +142,7 @@ func TestGoConditionalAndFunctionBreakpoints(t *testing.T) {
 
 func TestGoBuildErrorVerbatim(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	out := h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "bad")}, "main.go:4:2: declared and not used: x")
 	t.Logf("build error: %v", out["error"])
 	// The build's temp binary never lands in the user's tree.
@@ -159,7 +153,7 @@ func TestGoBuildErrorVerbatim(t *testing.T) {
 
 func TestGoStopOnEntry(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop"), "stopOnEntry": true})
 	if snap.str("state") != "paused" || snap.str("stopReason") != "entry" {
 		t.Fatalf("stopOnEntry: %v", snap)
@@ -176,7 +170,7 @@ func TestGoStopOnEntry(t *testing.T) {
 
 func TestGoPanicStops(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "panics")})
 	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" {
 		t.Fatalf("panic stop: %v", snap)
@@ -191,7 +185,7 @@ func TestGoPanicStops(t *testing.T) {
 
 func TestGoTestMode(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	src := goProgram(t, "calc", "calc.go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
@@ -210,7 +204,7 @@ func TestGoTestMode(t *testing.T) {
 	}
 
 	// A plain function name in a package other than main.
-	id = h.goSession()
+	id = h.sessionFor("go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "Add"})
 	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "calc", "calc_test.go")})
 	if loc := snap.obj("location"); snap.str("state") != "paused" || !strings.HasSuffix(loc.str("function"), "calc.Add") {
@@ -242,7 +236,7 @@ func startWaiter(t *testing.T, cmd *exec.Cmd, ready string) (*proc.Process, *buf
 
 func TestGoAttachByProcessID(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	bin := buildGo(t, "waiter")
 	p, sc := startWaiter(t, exec.Command(bin), "ready")
 	go func() {
@@ -265,7 +259,7 @@ func TestGoAttachByProcessID(t *testing.T) {
 func TestGoAttachToHeadlessDelve(t *testing.T) {
 	h := newHarness(t)
 	av := testenv.RequireAdapter(t, "go")
-	id := h.goSession()
+	id := h.sessionFor("go")
 	bin := buildGo(t, "waiter")
 	cmd := exec.Command(av.Path, "exec", "--headless", "--accept-multiclient", "--listen", "127.0.0.1:0", bin)
 	_, sc := startWaiter(t, cmd, "API server listening at:")
@@ -286,25 +280,16 @@ func TestGoAttachToHeadlessDelve(t *testing.T) {
 
 func TestGoCloseLeavesNoProcess(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	before := len(proc.Descendants(os.Getpid()))
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "loop", "main.go"), "line": 15})
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")})
-	kids := proc.Descendants(os.Getpid())
-	if len(kids) < before+2 {
-		t.Fatalf("expected dlv and the program, got %v", kids)
-	}
-	h.ok("close_debug_session", map[string]any{"sessionId": id})
-	for _, pid := range kids {
-		if proc.Alive(pid) {
-			t.Errorf("process %d survived close_debug_session", pid)
-		}
-	}
+	h.wantCloseKillsAll(id, before, 2)
 }
 
 func TestGoDryRun(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	dry := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop"), "dryRunSpawn": true})
 	req := dry.obj("data").obj("launchRequest")
 	if req.str("mode") != "debug" || req.str("outputMode") != "remote" || !strings.HasPrefix(req.str("output"), os.TempDir()) {
@@ -314,14 +299,13 @@ func TestGoDryRun(t *testing.T) {
 
 func TestGoPauseAndGoroutines(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "waiter"), "waitForStop": false})
 	if run.str("state") != "running" {
 		t.Fatalf("start: %v", run)
 	}
 	// Pause once the loop runs: waiter prints "ready" just before it.
-	for !strings.Contains(h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"), "ready") {
-	}
+	h.waitForOutput(id, "ready")
 	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
 	if paused.str("state") != "paused" || paused.str("stopReason") != "pause" {
 		t.Fatalf("pause: %v", paused)
@@ -355,7 +339,7 @@ func TestGoPauseAndGoroutines(t *testing.T) {
 // reads any page of it.
 func TestGoLongSlicePaged(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "big", "main.go"), "line": 12})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "big")})
 	wantStop(t, snap, "breakpoint", 12)
@@ -383,7 +367,7 @@ func TestGoLongSlicePaged(t *testing.T) {
 // (a deadlock, which is no panic) both stop with a clear reason.
 func TestGoRuntimeErrorsStop(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "big")})
 	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" || snap.obj("location").num("line") != 13 {
 		t.Fatalf("nil-map write should stop at line 13: %v", snap)
@@ -392,7 +376,7 @@ func TestGoRuntimeErrorsStop(t *testing.T) {
 		t.Errorf("exception details: %v", ex)
 	}
 
-	id = h.goSession()
+	id = h.sessionFor("go")
 	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "deadlock")})
 	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" {
 		t.Fatalf("a deadlock should stop as a fatal error: %v", snap)
@@ -405,7 +389,7 @@ func TestGoRuntimeErrorsStop(t *testing.T) {
 // TestGoPointersExpand: a pointer expands to what it points at, and on.
 func TestGoPointersExpand(t *testing.T) {
 	h := newHarness(t)
-	id := h.goSession()
+	id := h.sessionFor("go")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "ptr", "main.go"), "line": 14})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "ptr")})
 	wantStop(t, snap, "breakpoint", 14)

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // harness is an MCP client connected in memory to a fresh server, as an
@@ -176,5 +178,46 @@ func wantStop(t *testing.T, snap result, reason string, line int) {
 	if snap.str("state") != "paused" || snap.str("stopReason") != reason || snap.obj("location").num("line") != line {
 		t.Fatalf("want paused (%s) at line %d, got state=%s reason=%s location=%v message=%q",
 			reason, line, snap.str("state"), snap.str("stopReason"), snap["location"], snap.str("message"))
+	}
+}
+
+// sessionFor creates a session for a real adapter, skipping the test (or
+// failing it under CI) when that adapter is missing.
+func (h *harness) sessionFor(language string) string {
+	h.t.Helper()
+	testenv.RequireAdapter(h.t, language)
+	return h.ok("create_debug_session", map[string]any{"language": language}).str("sessionId")
+}
+
+// waitForOutput waits, on get_output's wait, until the program has
+// printed text.
+func (h *harness) waitForOutput(id, text string) {
+	h.t.Helper()
+	var seen strings.Builder
+	since := 0
+	for !strings.Contains(seen.String(), text) {
+		page := h.ok("get_output", map[string]any{"sessionId": id, "since": since, "wait": 30000})
+		if len(page.list("entries")) == 0 {
+			h.t.Fatalf("no output %q within 30 s; got %q", text, seen.String())
+		}
+		seen.WriteString(page.outputText("entries"))
+		since = page.num("nextSince")
+	}
+}
+
+// wantCloseKillsAll closes a started session and checks that every process
+// that appeared under the test since before (a count of descendants) is
+// gone; at least want of them must have appeared.
+func (h *harness) wantCloseKillsAll(id string, before, want int) {
+	h.t.Helper()
+	kids := proc.Descendants(os.Getpid())
+	if len(kids) < before+want {
+		h.t.Fatalf("expected %d new processes (adapter, program), got %v", want, kids)
+	}
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	for _, pid := range kids {
+		if proc.Alive(pid) {
+			h.t.Errorf("process %d survived close_debug_session", pid)
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 func TestNativeDataBreakpointStopsOnWrite(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 40)
@@ -35,7 +35,7 @@ func TestNativeDataBreakpointStopsOnWrite(t *testing.T) {
 
 func TestNativeDisassembleAndReadMemory(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 13)

@@ -12,7 +12,6 @@ import (
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
-	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // Integration tests: the MCP tools on real lldb-dap and real C, C++ and
@@ -20,12 +19,6 @@ import (
 
 func nativeProgram(t *testing.T, parts ...string) string {
 	return filepath.Join(append([]string{repoRoot(t), "testdata", "native"}, parts...)...)
-}
-
-func (h *harness) nativeSession(language string) string {
-	h.t.Helper()
-	testenv.RequireAdapter(h.t, language)
-	return h.ok("create_debug_session", map[string]any{"language": language}).str("sessionId")
 }
 
 // requireTool skips (fails under CI) when a compiler the test needs is missing.
@@ -54,7 +47,7 @@ func (h *harness) expand(id string, vars []result, name string) map[string]strin
 func TestNativeCBreakpointStepsAndEvaluate(t *testing.T) {
 	requireTool(t, "cc")
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
 
@@ -134,14 +127,14 @@ func TestNativeCFunctionAndConditionalBreakpoints(t *testing.T) {
 	requireTool(t, "cc")
 	h := newHarness(t)
 	src := nativeProgram(t, "c", "loop.c")
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "weigh"})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
 	if loc := snap.obj("location"); snap.str("state") != "paused" || loc.str("function") != "weigh" || loc.num("line") != 13 {
 		t.Fatalf("function breakpoint weigh: %v", snap)
 	}
 
-	id = h.nativeSession("c")
+	id = h.sessionFor("c")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13, "condition": "item == 2"})
 	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
 	wantStop(t, snap, "breakpoint", 13)
@@ -158,7 +151,7 @@ func TestNativeStaleStepPlan(t *testing.T) {
 	requireTool(t, "cc")
 	for _, stepAfter := range []bool{false, true} {
 		h := newHarness(t)
-		id := h.nativeSession("c")
+		id := h.sessionFor("c")
 		src := nativeProgram(t, "c", "loop.c")
 		h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
 		wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 40)
@@ -198,7 +191,7 @@ func TestNativeStaleStepPlan(t *testing.T) {
 func TestNativeSegfaultStops(t *testing.T) {
 	requireTool(t, "cc")
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "c", "loop.c"), "args": []string{"crash"}})
 	t.Logf("segfault: %v", snap)
 	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" {
@@ -215,7 +208,7 @@ func TestNativeSegfaultStops(t *testing.T) {
 func TestNativeCompileErrorVerbatim(t *testing.T) {
 	requireTool(t, "cc")
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	out := h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "c", "bad.c")}, "bad.c:4:16: error: ‘undefined_name’ undeclared")
 	t.Logf("compile error: %v", out["error"])
 }
@@ -223,7 +216,7 @@ func TestNativeCompileErrorVerbatim(t *testing.T) {
 func TestNativeCppValues(t *testing.T) {
 	requireTool(t, "c++")
 	h := newHarness(t)
-	id := h.nativeSession("c++")
+	id := h.sessionFor("c++")
 	src := nativeProgram(t, "cpp", "shapes.cpp")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
@@ -254,7 +247,7 @@ func TestNativeCppValues(t *testing.T) {
 func TestNativeCppThrow(t *testing.T) {
 	requireTool(t, "c++")
 	h := newHarness(t)
-	id := h.nativeSession("cpp")
+	id := h.sessionFor("cpp")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "cpp", "shapes.cpp"), "args": []string{"throw"}, "breakOnExceptions": "all"})
 	t.Logf("throw: %v", snap)
 	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" {
@@ -265,7 +258,7 @@ func TestNativeCppThrow(t *testing.T) {
 	}
 
 	// Uncaught by default: std::terminate aborts, a SIGABRT stop.
-	id = h.nativeSession("cpp")
+	id = h.sessionFor("cpp")
 	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "cpp", "shapes.cpp"), "args": []string{"throw"}})
 	t.Logf("uncaught: %v", snap)
 	if snap.str("state") != "paused" || !strings.Contains(snap.str("description")+snap.obj("exception").str("description"), "SIGABRT") {
@@ -279,7 +272,7 @@ var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
 func TestNativeRustValuesAndFrames(t *testing.T) {
 	requireTool(t, "cargo")
 	h := newHarness(t)
-	id := h.nativeSession("rust")
+	id := h.sessionFor("rust")
 	dir := nativeProgram(t, "rust")
 	src := nativeProgram(t, "rust", "src", "main.rs")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 18})
@@ -379,7 +372,7 @@ func buildC(t *testing.T, src string) string {
 
 func TestNativeAttachByProcessID(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
 	p := startNativeWaiter(t, buildC(t, src))
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
@@ -399,13 +392,12 @@ func TestNativeAttachByProcessID(t *testing.T) {
 
 func TestNativePause(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "c", "loop.c"), "args": []string{"wait"}, "waitForStop": false})
 	if run.str("state") != "running" {
 		t.Fatalf("start: %v", run)
 	}
-	for !strings.Contains(h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"), "ready") {
-	}
+	h.waitForOutput(id, "ready")
 	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
 	if paused.str("state") != "paused" || paused.str("stopReason") != "pause" {
 		t.Fatalf("pause is reported as pause: %v", paused)
@@ -414,26 +406,17 @@ func TestNativePause(t *testing.T) {
 
 func TestNativeCloseLeavesNoProcess(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	before := len(proc.Descendants(os.Getpid()))
 	src := nativeProgram(t, "c", "loop.c")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
-	kids := proc.Descendants(os.Getpid())
-	if len(kids) < before+2 {
-		t.Fatalf("expected lldb-dap and the program, got %v", kids)
-	}
-	h.ok("close_debug_session", map[string]any{"sessionId": id})
-	for _, pid := range kids {
-		if proc.Alive(pid) {
-			t.Errorf("process %d survived close_debug_session", pid)
-		}
-	}
+	h.wantCloseKillsAll(id, before, 2)
 }
 
 func TestNativeDryRun(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("rust")
+	id := h.sessionFor("rust")
 	dry := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "dryRunSpawn": true})
 	req := dry.obj("data").obj("launchRequest")
 	if !strings.HasSuffix(req.str("program"), filepath.Join("debug", "loop_rust")) {
@@ -445,7 +428,7 @@ func TestNativeDryRun(t *testing.T) {
 func TestNativeRustPanicStops(t *testing.T) {
 	requireTool(t, "cargo")
 	h := newHarness(t)
-	id := h.nativeSession("rust")
+	id := h.sessionFor("rust")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust", "src", "main.rs"), "args": []string{"panic"}})
 	t.Logf("panic: %v", snap)
 	if snap.str("state") != "paused" || snap.str("stopReason") != "exception" || !strings.Contains(snap.str("description"), "panic") {
@@ -459,7 +442,7 @@ func TestNativeRustPanicStops(t *testing.T) {
 	}
 
 	// breakOnExceptions none: the panic ends the program (exit code 101).
-	id = h.nativeSession("rust")
+	id = h.sessionFor("rust")
 	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "args": []string{"panic"}, "breakOnExceptions": "none"})
 	if end.str("state") != "stopped" || end.num("exitCode") != 101 {
 		t.Errorf("panic with breakOnExceptions none: %v", end)
@@ -469,7 +452,7 @@ func TestNativeRustPanicStops(t *testing.T) {
 func TestNativeCargoBuildErrorVerbatim(t *testing.T) {
 	requireTool(t, "cargo")
 	h := newHarness(t)
-	id := h.nativeSession("rust")
+	id := h.sessionFor("rust")
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
 	os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte("[package]\nname = \"broken\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644)
@@ -484,19 +467,19 @@ func TestNativeCargoBuildErrorVerbatim(t *testing.T) {
 // attach must say that ptrace is the reason, not just "not permitted".
 func TestNativeAttachTwiceSaysWhy(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	p := startNativeWaiter(t, buildC(t, nativeProgram(t, "c", "loop.c")))
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "waitForStop": false})
 	if s := att.str("state"); s != "running" && s != "paused" {
 		t.Fatalf("first attach: %v", att)
 	}
-	other := h.nativeSession("c")
+	other := h.sessionFor("c")
 	h.fail("attach_to_process", map[string]any{"sessionId": other, "processId": p.Pid()}, "ptrace permission")
 }
 
 func TestNativeStopOnEntryAndEnv(t *testing.T) {
 	h := newHarness(t)
-	id := h.nativeSession("c")
+	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "stopOnEntry": true, "env": map[string]string{"NATIVE_TEST_VALUE": "forty-two"}})
 	if snap.str("state") != "paused" || snap.str("stopReason") != "entry" {
@@ -515,7 +498,7 @@ func TestNativeStopOnEntryAndEnv(t *testing.T) {
 func TestNativeRustAttach(t *testing.T) {
 	requireTool(t, "cargo")
 	h := newHarness(t)
-	id := h.nativeSession("rust")
+	id := h.sessionFor("rust")
 	dir := nativeProgram(t, "rust")
 	build := exec.Command("cargo", "build")
 	build.Dir = dir

@@ -24,15 +24,9 @@ func pythonProgram(t *testing.T, name string) string {
 	return filepath.Join(repoRoot(t), "testdata", "python", name)
 }
 
-func (h *harness) pythonSession() string {
-	h.t.Helper()
-	testenv.RequireAdapter(h.t, "python")
-	return h.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
-}
-
 func TestPythonBreakpointStepsAndEvaluate(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	prog := pythonProgram(t, "loop.py")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
 
@@ -98,21 +92,21 @@ func TestPythonConditionalHitAndLogBreakpoints(t *testing.T) {
 	h := newHarness(t)
 	prog := pythonProgram(t, "loop.py")
 
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 6, "condition": "item == 3"})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
 	if snap.vars("locals")["item"] != "3" {
 		t.Errorf("condition item == 3: %v", snap.vars("locals"))
 	}
 
-	id = h.pythonSession()
+	id = h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 6, "hitCondition": "2"})
 	snap = h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
 	if snap.vars("locals")["item"] != "1" {
 		t.Errorf("hitCondition 2 should stop on the second hit (item 1): %v", snap.vars("locals"))
 	}
 
-	id = h.pythonSession()
+	id = h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 6, "logMessage": "weigh item={item}"})
 	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
 	if end.str("state") != "stopped" {
@@ -128,7 +122,7 @@ func TestPythonConditionalHitAndLogBreakpoints(t *testing.T) {
 
 func TestPythonUncaughtException(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "exception.py")})
 	wantStop(t, snap, "exception", 6)
 	ex := snap.obj("exception")
@@ -146,7 +140,7 @@ func TestPythonUncaughtException(t *testing.T) {
 
 func TestPythonOutputCursors(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "loop.py")})
 	var got strings.Builder
 	since, pages := 0, 0
@@ -170,7 +164,7 @@ func TestPythonOutputCursors(t *testing.T) {
 
 func TestPythonRestartReappliesBreakpoints(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	prog := pythonProgram(t, "loop.py")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 18})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 18)
@@ -183,15 +177,14 @@ func TestPythonRestartReappliesBreakpoints(t *testing.T) {
 
 func TestPythonPauseBusyLoop(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "busy.py"), "waitForStop": false})
 	if run.str("state") != "running" {
 		t.Fatalf("start: %v", run)
 	}
 	// Pause once the loop runs (busy.py prints "busy" just before it); a
 	// pause before the first line stops at line 0 of the module.
-	for !strings.Contains(h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"), "busy") {
-	}
+	h.waitForOutput(id, "busy")
 	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
 	if paused.str("state") != "paused" || paused.str("stopReason") != "pause" {
 		t.Fatalf("pause: %v", paused)
@@ -235,7 +228,7 @@ func TestPythonAttachToDebugpyListen(t *testing.T) {
 		}
 	}()
 
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 30000})
 	wantStop(t, att, "breakpoint", 6)
@@ -258,7 +251,7 @@ func TestPythonAttachToDebugpyListen(t *testing.T) {
 
 func TestPythonCloseLeavesNoProcess(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "busy.py"), "waitForStop": false})
 	h.ok("pause_execution", map[string]any{"sessionId": id})
 	self := os.Getpid()
@@ -276,7 +269,7 @@ func TestPythonCloseLeavesNoProcess(t *testing.T) {
 
 func TestPythonDryRunAndMissingScript(t *testing.T) {
 	h := newHarness(t)
-	id := h.pythonSession()
+	id := h.sessionFor("python")
 	prog := pythonProgram(t, "loop.py")
 	dry := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "dryRunSpawn": true})
 	req := dry.obj("data").obj("launchRequest")

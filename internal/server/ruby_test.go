@@ -20,15 +20,9 @@ func rubyProgram(t *testing.T, name string) string {
 	return filepath.Join(repoRoot(t), "testdata", "ruby", name)
 }
 
-func (h *harness) rubySession() string {
-	h.t.Helper()
-	testenv.RequireAdapter(h.t, "ruby")
-	return h.ok("create_debug_session", map[string]any{"language": "ruby"}).str("sessionId")
-}
-
 func TestRubyBreakpointStepsAndEvaluate(t *testing.T) {
 	h := newHarness(t)
-	id := h.rubySession()
+	id := h.sessionFor("ruby")
 	src := rubyProgram(t, "loop.rb")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
 
@@ -71,7 +65,7 @@ func TestRubyBreakpointStepsAndEvaluate(t *testing.T) {
 
 func TestRubyConditionalBreakpointAndUnsupported(t *testing.T) {
 	h := newHarness(t)
-	id := h.rubySession()
+	id := h.sessionFor("ruby")
 	src := rubyProgram(t, "loop.rb")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4, "condition": "item == 3"})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
@@ -99,7 +93,7 @@ func TestRubyConditionalBreakpointAndUnsupported(t *testing.T) {
 
 func TestRubyUncaughtException(t *testing.T) {
 	h := newHarness(t)
-	id := h.rubySession()
+	id := h.sessionFor("ruby")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": rubyProgram(t, "raise.rb"), "breakOnExceptions": "all"})
 	wantStop(t, snap, "exception", 3)
 	if l := snap.vars("locals"); l["order"] != "3" {
@@ -116,25 +110,17 @@ func TestRubyUncaughtException(t *testing.T) {
 
 func TestRubyCloseLeavesNoProcess(t *testing.T) {
 	h := newHarness(t)
-	id := h.rubySession()
+	id := h.sessionFor("ruby")
+	before := len(proc.Descendants(os.Getpid()))
 	src := rubyProgram(t, "loop.rb")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
-	kids := proc.Descendants(os.Getpid())
-	if len(kids) == 0 {
-		t.Fatal("expected the rdbg process")
-	}
-	h.ok("close_debug_session", map[string]any{"sessionId": id})
-	for _, pid := range kids {
-		if proc.Alive(pid) {
-			t.Errorf("process %d survived close_debug_session", pid)
-		}
-	}
+	h.wantCloseKillsAll(id, before, 1)
 }
 
 func TestRubyAttach(t *testing.T) {
 	h := newHarness(t)
-	id := h.rubySession()
+	id := h.sessionFor("ruby")
 	ruby, err := exec.LookPath("ruby")
 	if err != nil {
 		t.Skip("no ruby on PATH")

@@ -117,6 +117,7 @@ type outputArgs struct {
 	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
 	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
+	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for output when there is none after since yet (default 0, max 30000): e.g. until a server prints that it is listening"`
 }
 
 type outputResult struct {
@@ -263,7 +264,7 @@ func (s *Server) getSourceContext(_ context.Context, a *sourceArgs) (*sourceResu
 	return &sourceResult{Success: true, File: file, Line: int(a.Line), LineContent: c.LineContent, Surrounding: c.Surrounding}, nil
 }
 
-func (s *Server) getOutput(_ context.Context, a *outputArgs) (*outputResult, error) {
+func (s *Server) getOutput(ctx context.Context, a *outputArgs) (*outputResult, error) {
 	sess, err := s.session(a.SessionID)
 	if err != nil {
 		return nil, err
@@ -274,6 +275,11 @@ func (s *Server) getOutput(_ context.Context, a *outputArgs) (*outputResult, err
 	limit := int(a.Limit)
 	if limit <= 0 {
 		limit = 200
+	}
+	if a.Wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, millis(min(a.Wait, 30000)))
+		sess.Output().Wait(wctx, uint64(a.Since))
+		cancel()
 	}
 	page := sess.Output().Since(uint64(a.Since), limit)
 	entries := page.Entries

@@ -456,3 +456,17 @@ func TestDryRunSpawnStartsNothing(t *testing.T) {
 		t.Errorf("start after a dry run: %v", end)
 	}
 }
+
+func TestGetOutputWaitsForOutput(t *testing.T) {
+	h := newHarness(t)
+	silent := h.session()
+	h.ok("start_debugging", map[string]any{"sessionId": silent, "scriptPath": mockProgram(t, "loop.mock"), "waitForStop": false})
+	if out := h.ok("get_output", map[string]any{"sessionId": silent, "wait": 50}); len(out.list("entries")) != 0 {
+		t.Errorf("a silent program has no output after the wait: %v", out)
+	}
+	h.ok("pause_execution", map[string]any{"sessionId": silent})
+
+	id := h.session()
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": mockProgram(t, "output.mock"), "waitForStop": false})
+	h.waitForOutput(id, "done")
+}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -38,11 +39,13 @@ type OutputBuffer struct {
 	// pending holds each category's unfinished line, not yet numbered, in
 	// the order the lines began.
 	pending []OutputEntry
+	// arrived is closed and replaced whenever output arrives.
+	arrived chan struct{}
 }
 
 // NewOutputBuffer returns an empty buffer.
 func NewOutputBuffer() *OutputBuffer {
-	return &OutputBuffer{next: 1}
+	return &OutputBuffer{next: 1, arrived: make(chan struct{})}
 }
 
 // Append records one chunk.
@@ -58,6 +61,8 @@ func (b *OutputBuffer) Append(category, text string) {
 		i = len(b.pending) - 1
 	}
 	b.pending[i].Output += text
+	close(b.arrived)
+	b.arrived = make(chan struct{})
 	if strings.HasSuffix(text, "\n") || len(b.pending[i].Output) >= maxPendingLine {
 		b.store(b.pending[i])
 		b.pending = slices.Delete(b.pending, i, i+1)
@@ -115,6 +120,25 @@ func (b *OutputBuffer) Since(since uint64, limit int) OutputPage {
 	defer b.mu.Unlock()
 	b.flushLocked()
 	return b.sinceLocked(since, limit)
+}
+
+// Wait waits until there is output after since (finished or not), or ctx
+// ends; it reports whether there is.
+func (b *OutputBuffer) Wait(ctx context.Context, since uint64) bool {
+	for {
+		b.mu.Lock()
+		ready := b.next-1 > since || len(b.pending) > 0
+		arrived := b.arrived
+		b.mu.Unlock()
+		if ready {
+			return true
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // settleTime is how long an unfinished line may wait for its end before a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
@@ -44,14 +45,18 @@ func TestRunInTerminalSpawnsAndCapturesOutput(t *testing.T) {
 	if !proc.Alive(pid) {
 		t.Fatal("the program is not running")
 	}
-	for {
-		var text strings.Builder
-		for _, e := range s.out.Since(0, 0).Entries {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var text strings.Builder
+	for since := uint64(0); !strings.Contains(text.String(), "stdout:out hello\n") || !strings.Contains(text.String(), "stderr:err\n"); {
+		if !s.out.Wait(ctx, since) {
+			t.Fatalf("output never came: %q", text.String())
+		}
+		page := s.out.Since(since, 0)
+		for _, e := range page.Entries {
 			text.WriteString(e.Category + ":" + e.Output)
 		}
-		if strings.Contains(text.String(), "stdout:out hello\n") && strings.Contains(text.String(), "stderr:err\n") {
-			break
-		}
+		since = page.NextSince
 	}
 	r.mu.Lock()
 	terms := r.terminals
