@@ -108,7 +108,7 @@ func benchOp(b *testing.B, s *session, op string) {
 func BenchmarkDebugpyFirstStop(b *testing.B) {
 	host := requireDebugpy(b)
 	interpreters := []struct{ name, path string }{{"host", host.Path}}
-	if p, err := lookPathIn("python3", os.Getenv("PATH")); err == nil && p != host.Path {
+	if p, err := adapter.LookPath("python3", os.Getenv("PATH")); err == nil && p != host.Path {
 		interpreters = append(interpreters, struct{ name, path string }{"foreign", p})
 	}
 	loop := fixture(b, "loop.py")

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // probeSource prints what an interpreter offers; it runs on Python 2.7 too.
@@ -158,26 +160,11 @@ func (f *finder) preferred(s search) []candidate {
 		named(v, pythonPathEnv)
 	}
 	for _, name := range []string{"python3", "python"} {
-		if p, err := lookPathIn(name, s.getenv("PATH")); err == nil {
+		if p, err := adapter.LookPath(name, s.getenv("PATH")); err == nil {
 			out = append(out, candidate{path: p, origin: name + " on PATH"})
 		}
 	}
 	return out
-}
-
-// lookPathIn is exec.LookPath against a given PATH (the launch
-// environment's, which may differ from the server's).
-func lookPathIn(name, path string) (string, error) {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return absPath(p), nil
-		}
-	}
-	return "", exec.ErrNotFound
 }
 
 func absPath(p string) string {
