@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the debug adapters that mcp-debugger's tests and demo use, when
 # they are missing. Idempotent: a machine that has them is left alone.
-#   scripts/install-adapters.sh [python] [go] [native] [ruby] ...   (default: all)
+#   scripts/install-adapters.sh [python] [go] [native] [ruby] [node] [java] [browser] ...
+# (default: all). node and java need only the runtime (their adapters are
+# built in); browser is the headless Chromium the live page's tests drive.
 set -euo pipefail
 
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(python go native ruby)
+[ ${#want[@]} -gt 0 ] || want=(python go native ruby node java browser)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -54,6 +56,30 @@ for lang in "${want[@]}"; do
       else
         echo "ruby: installing ruby (with the debug gem's rdbg)"
         apt_install ruby
+      fi
+      ;;
+    node)
+      if command -v node >/dev/null; then
+        echo "node: node present ($(node --version))"
+      else
+        echo "node: installing nodejs"
+        apt_install nodejs
+      fi
+      ;;
+    java)
+      if command -v javac >/dev/null; then
+        echo "java: JDK present ($(javac -version 2>&1))"
+      else
+        echo "java: installing openjdk-17-jdk-headless"
+        apt_install openjdk-17-jdk-headless
+      fi
+      ;;
+    browser)
+      if command -v chromium >/dev/null; then
+        echo "browser: chromium present"
+      else
+        echo "browser: installing chromium"
+        apt_install chromium
       fi
       ;;
     *)

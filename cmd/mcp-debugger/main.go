@@ -5,6 +5,7 @@
 // Usage:
 //
 //	mcp-debugger [stdio] [--log-file FILE] [--log-level debug|info|warn]
+//	mcp-debugger adapter LANGUAGE [--log-file FILE]
 //	mcp-debugger doctor
 //	mcp-debugger version
 package main
@@ -53,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "stdio":
 		return serveStdio(args, stderr)
+	case "adapter":
+		return serveAdapter(args, os.Stdin, stdout, stderr)
 	case "doctor":
 		return doctor(stdout)
 	case "version", "--version":
@@ -74,6 +77,10 @@ Commands:
   stdio     serve MCP on stdin/stdout (the default)
             --log-file FILE   write logs there instead of stderr
             --log-level LEVEL debug, info (default) or warn
+  adapter LANGUAGE
+            serve a built-in debug adapter (javascript, java) over DAP on
+            stdin/stdout, for other DAP clients (VS Code, nvim-dap)
+            --log-file FILE   write its logs there (default: discarded)
   doctor    show, per language, whether its debug adapter is installed and how to install it
   version   print the version
 `)

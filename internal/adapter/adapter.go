@@ -98,6 +98,17 @@ type AttachConfig struct {
 	BreakOnExceptions string
 }
 
+// Builtin is implemented by adapters built into this binary: DAP servers
+// written in Go (the Node and JVM adapters) rather than programs of their
+// own. `mcp-debugger adapter LANG` serves one on stdin/stdout, so that any
+// DAP client (VS Code, nvim-dap) can use it too.
+type Builtin interface {
+	// ServeDAP serves one DAP client on conn, launching or attaching as its
+	// requests ask, until the client disconnects or ctx ends; everything it
+	// started has ended by the time it returns.
+	ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger) error
+}
+
 // Connection is a started debug adapter, ready for initialize.
 type Connection struct {
 	// Transport carries DAP messages.

@@ -9,6 +9,7 @@ package mock
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"maps"
 	"net"
@@ -86,6 +87,19 @@ func (*Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.
 	args := map[string]any{"stopOnEntry": cfg.StopOnEntry}
 	maps.Copy(args, cfg.Extra)
 	return start("attach", args, cfg.Logger)
+}
+
+// ServeDAP serves the mock adapter to one DAP client, with the default
+// handshake order (launch answered after configurationDone).
+func (*Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := newServer(conn, handshake{}, log)
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	s.serve()
+	return ctx.Err()
 }
 
 // start serves DAP on one end of a pipe and returns the other. The serve

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -63,7 +63,7 @@ const (
 // on the serve goroutine; the program runs on a goroutine of its own
 // (runProgram), which the serve goroutine starts and always waits for.
 type server struct {
-	conn net.Conn
+	conn io.ReadWriteCloser
 	hs   handshake
 	log  *slog.Logger
 
@@ -106,7 +106,7 @@ type server struct {
 	nextFrameID    int
 }
 
-func newServer(conn net.Conn, hs handshake, log *slog.Logger) *server {
+func newServer(conn io.ReadWriteCloser, hs handshake, log *slog.Logger) *server {
 	return &server{
 		conn:       conn,
 		hs:         hs,
