@@ -69,6 +69,8 @@ func New(opts Options) *Server {
 	s.addRunTools()
 	s.addInspectTools()
 	s.addMemoryTools()
+	s.addWatchTools()
+	s.addRunToTool()
 	s.addOutputResource()
 	return s
 }

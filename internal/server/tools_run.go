@@ -23,6 +23,7 @@ type startArgs struct {
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
+	shapeArgs
 }
 
 type runData struct {
@@ -43,8 +44,25 @@ type runResult struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
 	session.Snapshot
-	Data    *runData `json:"data,omitempty"`
-	Warning string   `json:"warning,omitempty"`
+	Data    *runData    `json:"data,omitempty"`
+	Warning string      `json:"warning,omitempty"`
+	Budget  *budgetNote `json:"budget,omitempty"`
+}
+
+// shapeArgs are the answer-shaping arguments of every tool that returns a
+// stop snapshot.
+type shapeArgs struct {
+	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"list only the locals that changed (or are new) since the previous stop in the same function"`
+	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); what is left out is named in budget"`
+}
+
+// shape applies changesOnly and the byte budget.
+func (res *runResult) shape(a shapeArgs) *runResult {
+	if a.ChangesOnly {
+		onlyChanges(&res.Snapshot)
+	}
+	res.fit(budgetOf(a.MaxBytes))
+	return res
 }
 
 type attachArgs struct {
@@ -77,11 +95,13 @@ type runControlArgs struct {
 	ThreadID    Int    `json:"threadId,omitempty" jsonschema:"thread to act on (default: the thread that stopped)"`
 	WaitForStop *bool  `json:"waitForStop,omitempty" jsonschema:"wait for the next stop or the end and return its snapshot (default true); false returns at once"`
 	Timeout     Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the stop (default 30000); on timeout the program keeps running"`
+	shapeArgs
 }
 
 type waitArgs struct {
 	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
 	Timeout   Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
+	shapeArgs
 }
 
 func (s *Server) addRunTools() {
@@ -176,7 +196,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		res.Data.StopOnEntrySuccessful = &ok
 	}
 	res.Warning = unverifiedWarning(sess)
-	return res, nil
+	return res.shape(a.shapeArgs), nil
 }
 
 // unverifiedWarning names breakpoints the adapter did not accept.
@@ -228,7 +248,7 @@ func (s *Server) restartDebugging(ctx context.Context, a *runControlArgs) (*runR
 	n := started.BreakpointsApplied
 	res.Data = &runData{Message: res.Message, Reason: res.StopReason, BreakpointsReapplied: &n}
 	res.Warning = unverifiedWarning(sess)
-	return res, nil
+	return res.shape(a.shapeArgs), nil
 }
 
 func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult, error) {
@@ -298,7 +318,7 @@ func (s *Server) resume(ctx context.Context, kind string, a *runControlArgs) (*r
 	if err != nil {
 		return nil, err
 	}
-	return runResultOf(snap, ""), nil
+	return runResultOf(snap, "").shape(a.shapeArgs), nil
 }
 
 func (s *Server) pauseExecution(ctx context.Context, a *runControlArgs) (*runResult, error) {
@@ -312,7 +332,7 @@ func (s *Server) pauseExecution(ctx context.Context, a *runControlArgs) (*runRes
 	}
 	res := runResultOf(snap, "")
 	res.Data = &runData{StopReason: snap.StopReason, Location: snap.Location}
-	return res, nil
+	return res.shape(a.shapeArgs), nil
 }
 
 func (s *Server) waitForStop(ctx context.Context, a *waitArgs) (*runResult, error) {
@@ -324,7 +344,7 @@ func (s *Server) waitForStop(ctx context.Context, a *waitArgs) (*runResult, erro
 	if err != nil {
 		return nil, err
 	}
-	return runResultOf(snap, ""), nil
+	return runResultOf(snap, "").shape(a.shapeArgs), nil
 }
 
 // runResultOf wraps a snapshot with a one-line summary an agent can act on.

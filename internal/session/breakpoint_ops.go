@@ -20,6 +20,9 @@ type LineBreakpointRequest struct {
 	Condition       string
 	HitCondition    string
 	LogMessage      string
+	// Temporary marks a breakpoint that run_to places and removes; one
+	// already on the line is used as it is (Existing in the result).
+	Temporary bool
 }
 
 // LineBreakpointResult is a set breakpoint, with the lines around it.
@@ -27,6 +30,8 @@ type LineBreakpointResult struct {
 	Breakpoint Breakpoint
 	Context    *SourceContext
 	Warning    string
+	// Existing: a temporary breakpoint was asked for where one already was.
+	Existing bool
 }
 
 // liveRun returns the run if breakpoints should be sent to the adapter now.
@@ -65,12 +70,18 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 			break
 		}
 	}
+	if bp != nil && req.Temporary {
+		res := &LineBreakpointResult{Breakpoint: *bp, Existing: true}
+		s.mu.Unlock()
+		return res, nil
+	}
 	if bp == nil {
 		bp = &Breakpoint{File: req.File}
 		s.bps.addLine(bp)
 	}
 	bp.sendLine, bp.Line = line, line
 	bp.Condition, bp.HitCondition, bp.LogMessage, bp.Anchor = req.Condition, req.HitCondition, req.LogMessage, req.Statement
+	bp.Temporary = req.Temporary
 	r := s.liveRunLocked()
 	if r == nil {
 		bp.Verified, bp.Message = false, "pending: sent to the debugger when the program starts"
@@ -131,10 +142,26 @@ func (s *Session) sendFunctions(ctx context.Context, r *run) error {
 
 // SetFunctionBreakpoint adds a breakpoint on a function by name.
 func (s *Session) SetFunctionBreakpoint(ctx context.Context, name, condition, hitCondition string) (*FunctionBreakpoint, error) {
+	fb, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: name, Condition: condition, HitCondition: hitCondition})
+	return fb, err
+}
+
+// addFunctionBreakpoint adds fb; a temporary one on a function that
+// already has a breakpoint is not added, and the existing one is returned
+// with existing set.
+func (s *Session) addFunctionBreakpoint(ctx context.Context, fb *FunctionBreakpoint) (_ *FunctionBreakpoint, existing bool, _ error) {
 	s.bpMu.Lock()
 	defer s.bpMu.Unlock()
 	s.mu.Lock()
-	fb := &FunctionBreakpoint{FunctionName: name, Condition: condition, HitCondition: hitCondition}
+	if fb.Temporary {
+		for _, f := range s.bps.functions {
+			if f.FunctionName == fb.FunctionName {
+				out := *f
+				s.mu.Unlock()
+				return &out, true, nil
+			}
+		}
+	}
 	s.bps.addFunction(fb)
 	r := s.liveRunLocked()
 	if r == nil {
@@ -146,13 +173,13 @@ func (s *Session) SetFunctionBreakpoint(ctx context.Context, name, condition, hi
 			s.mu.Lock()
 			s.bps.removeFunctions(func(f *FunctionBreakpoint) bool { return f == fb })
 			s.mu.Unlock()
-			return nil, err
+			return nil, false, err
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := *fb
-	return &out, nil
+	return &out, false, nil
 }
 
 // Breakpoints returns every breakpoint (of one file when file is set).

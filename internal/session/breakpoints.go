@@ -20,6 +20,8 @@ type Breakpoint struct {
 	LogMessage    string `json:"logMessage,omitempty"`
 	Message       string `json:"message,omitempty"`
 	Anchor        string `json:"anchor,omitempty"`
+	// Temporary: placed by run_to, removed when it returns.
+	Temporary bool `json:"temporary,omitempty"`
 
 	// sendLine is the line asked for; Line is where the adapter put it.
 	sendLine  int
@@ -34,6 +36,7 @@ type FunctionBreakpoint struct {
 	HitCondition string `json:"hitCondition,omitempty"`
 	Verified     bool   `json:"verified"`
 	Message      string `json:"message,omitempty"`
+	Temporary    bool   `json:"temporary,omitempty"`
 
 	adapterID int
 }

@@ -108,6 +108,12 @@ type Session struct {
 	exitCode   *int
 	spec       *startSpec // how the session was started, for restart
 	snapCursor uint64     // output already shown in snapshots
+
+	watches     []Watch
+	nextWatchID int
+	// lastValues holds, per function (source path and name), the locals
+	// and watch values of the latest stop there, for Snapshot.Changed.
+	lastValues map[string]map[string]string
 }
 
 func newSession(id string, a adapter.Adapter, opts Options) *Session {

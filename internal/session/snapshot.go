@@ -35,6 +35,13 @@ type Stop struct {
 	locals     []dap.Variable
 	localsErr  error
 	exception  *ExceptionInfo
+
+	watches    []WatchValue
+	rawMu      sync.Mutex
+	rawWatches map[int]string // whole watch values by index, for changes
+	changed    []Change       // against the previous stop in the same function
+	added      []string       // locals and watches that stop did not have
+	compared   bool           // there was such a stop
 }
 
 // prefetchFrames is how many frames are fetched at stop time: enough for a
@@ -64,6 +71,19 @@ func (s *Session) prefetch(r *run, st *Stop) {
 	}
 	defer wg.Wait()
 
+	s.fetchTopFrame(ctx, r, st)
+	s.mu.Lock()
+	watches := append([]Watch(nil), s.watches...)
+	s.mu.Unlock()
+	if len(watches) > 0 {
+		st.watches = evalWatches(ctx, r, st, watches)
+	}
+	s.noteChanges(st)
+}
+
+// fetchTopFrame fetches the stack of a stop and the locals of the frame
+// its snapshot shows.
+func (s *Session) fetchTopFrame(ctx context.Context, r *run, st *Stop) {
 	var stack dap.StackTraceResponseBody
 	st.framesErr = r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": prefetchFrames}, &stack)
 	if st.framesErr != nil || len(stack.StackFrames) == 0 {
@@ -205,10 +225,16 @@ type Snapshot struct {
 	Locals           []Variable     `json:"locals,omitempty"`
 	LocalsNote       string         `json:"localsNote,omitempty"`
 	Exception        *ExceptionInfo `json:"exception,omitempty"`
-	Output           []OutputEntry  `json:"output,omitempty"`
-	OutputNote       string         `json:"outputNote,omitempty"`
-	ExitCode         *int           `json:"exitCode,omitempty"`
-	TimedOut         bool           `json:"timedOut,omitempty"`
+	Watches          []WatchValue   `json:"watches,omitempty"`
+	Changed          []Change       `json:"changed,omitempty"`
+	New              []string       `json:"new,omitempty"`
+	// Compared: there was an earlier stop in the same function to compare
+	// with, so Changed and New are meaningful (empty means nothing changed).
+	Compared   bool          `json:"-"`
+	Output     []OutputEntry `json:"output,omitempty"`
+	OutputNote string        `json:"outputNote,omitempty"`
+	ExitCode   *int          `json:"exitCode,omitempty"`
+	TimedOut   bool          `json:"timedOut,omitempty"`
 }
 
 // Snapshot limits: a snapshot is read by a model, so it stays small; the
@@ -309,6 +335,7 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 	snap.ThreadID = st.ThreadID
 	snap.HitBreakpointIDs = st.HitBreakpointIDs
 	snap.Exception = st.exception
+	snap.Watches, snap.Changed, snap.New, snap.Compared = st.watches, st.changed, st.added, st.compared
 	if snap.Exception == nil && st.Reason == "exception" && (st.Text != "" || st.Description != "") {
 		snap.Exception = &ExceptionInfo{Description: st.Description, Message: st.Text}
 	}

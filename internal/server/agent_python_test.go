@@ -1,0 +1,161 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Integration tests of the agent tools (watches, changes, run_to, answer
+// budgets, tracepoints, function traces, break_on_change, debug_test) on
+// real debugpy, driving testdata/python/agent.py (lines in its README).
+
+// changeOf finds a change by name in a snapshot.
+func changeOf(snap result, name string) (from, to string, ok bool) {
+	for _, c := range snap.list("changed") {
+		if c.str("name") == name {
+			return c.str("from"), c.str("to"), true
+		}
+	}
+	return "", "", false
+}
+
+func watchOf(snap result, expr string) result {
+	for _, w := range snap.list("watches") {
+		if w.str("expression") == expr {
+			return w
+		}
+	}
+	return nil
+}
+
+func TestPythonWatchesAndChanges(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "agent.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 21})
+	first := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	wantStop(t, first, "breakpoint", 21)
+	if first["changed"] != nil {
+		t.Errorf("the first stop in a function has nothing to compare with: %v", first["changed"])
+	}
+
+	added := h.ok("add_watch", map[string]any{"sessionId": id, "expression": "len(paid)"})
+	if w := added.obj("watch"); w.str("value") != "0" || w.num("id") == 0 {
+		t.Errorf("add_watch while paused evaluates at once: %v", added)
+	}
+	bad := h.ok("add_watch", map[string]any{"sessionId": id, "expression": "no_such_name * 2"})
+	if bad.obj("watch").str("error") == "" {
+		t.Errorf("a watch that cannot be evaluated says why, without failing: %v", bad)
+	}
+	h.fail("add_watch", map[string]any{"sessionId": id, "expression": "len(paid)"}, "already watched")
+
+	second := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, second, "breakpoint", 21)
+	if w := watchOf(second, "len(paid)"); w.str("value") != "1" {
+		t.Errorf("watch at the second stop: %v", second["watches"])
+	}
+	if w := watchOf(second, "no_such_name * 2"); w.str("error") == "" || !strings.Contains(w.str("error"), "no_such_name") {
+		t.Errorf("failing watch at the second stop: %v", w)
+	}
+	if from, to, ok := changeOf(second, "p"); !ok || from != "10" || to != "20" {
+		t.Errorf("p should change 10 -> 20: %v", second["changed"])
+	}
+	if from, to, ok := changeOf(second, "len(paid)"); !ok || from != "0" || to != "1" {
+		t.Errorf("the watch should change 0 -> 1: %v", second["changed"])
+	}
+	if _, _, ok := changeOf(second, "total"); ok {
+		t.Errorf("total did not change: %v", second["changed"])
+	}
+
+	third := h.ok("continue_execution", map[string]any{"sessionId": id, "changesOnly": true})
+	wantStop(t, third, "breakpoint", 21)
+	locals := third.vars("locals")
+	if _, ok := locals["p"]; !ok || locals["p"] != "30" {
+		t.Errorf("changesOnly keeps changed locals: %v", locals)
+	}
+	if _, ok := locals["total"]; ok {
+		t.Errorf("changesOnly leaves unchanged locals out: %v", locals)
+	}
+	if !strings.Contains(third.str("localsNote"), "unchanged") {
+		t.Errorf("changesOnly says what it left out: %q", third.str("localsNote"))
+	}
+	if w := watchOf(third, "len(paid)"); w.str("value") != "2" {
+		t.Errorf("watch at the third stop: %v", third["watches"])
+	}
+
+	list := h.ok("list_watches", map[string]any{"sessionId": id})
+	if ws := list.list("watches"); len(ws) != 2 || ws[0].str("value") != "2" {
+		t.Errorf("list_watches: %v", list)
+	}
+	h.ok("remove_watch", map[string]any{"sessionId": id, "expression": "no_such_name * 2"})
+	h.fail("remove_watch", map[string]any{"sessionId": id, "watchId": 999}, "no watch")
+	if ws := h.ok("list_watches", map[string]any{"sessionId": id}).list("watches"); len(ws) != 1 {
+		t.Errorf("after remove_watch: %v", ws)
+	}
+}
+
+func TestPythonRunTo(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "agent.py")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 21})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 21)
+
+	blocked := h.ok("run_to", map[string]any{"sessionId": id, "file": prog, "line": 22})
+	if blocked["reached"] != false || blocked.obj("location").num("line") != 21 || !strings.Contains(blocked.str("message"), "Did not reach") {
+		t.Fatalf("the breakpoint on line 21 comes first: %v", blocked)
+	}
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "breakpointId": bp.num("breakpointId")})
+
+	fn := h.ok("run_to", map[string]any{"sessionId": id, "function": "add_item"})
+	if fn["reached"] != true || fn.obj("location").str("function") != "add_item" || fn.vars("locals")["item"] != "'apple'" {
+		t.Fatalf("run_to function: %v", fn)
+	}
+	stmt := h.ok("run_to", map[string]any{"sessionId": id, "file": prog, "statement": `add_item(cart, "pear")`})
+	if stmt["reached"] != true || stmt.obj("location").num("line") != 23 {
+		t.Fatalf("run_to statement: %v", stmt)
+	}
+	if bps := h.ok("list_breakpoints", map[string]any{"sessionId": id}); len(bps.list("breakpoints")) != 0 {
+		t.Errorf("run_to leaves no breakpoint behind: %v", bps)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(0) {
+		t.Errorf("the removed temporary breakpoints do not stop the program again: %v", end)
+	}
+}
+
+func TestPythonAnswerBudget(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "agent.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 24})
+	full := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	wantStop(t, full, "breakpoint", 24)
+	if full["budget"] != nil {
+		t.Fatalf("a small snapshot is not cut by the default budget: %v", full["budget"])
+	}
+
+	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: "wait_for_stop", Arguments: map[string]any{"sessionId": id, "maxBytes": 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(res.Content[0].(*mcp.TextContent).Text)
+	if len(body) > 1000 {
+		t.Errorf("answer of %d bytes exceeds maxBytes 1000", len(body))
+	}
+	var cut result
+	if err := json.Unmarshal(body, &cut); err != nil {
+		t.Fatal(err)
+	}
+	if cut.obj("location").num("line") != 24 {
+		t.Errorf("the location survives the cut: %v", cut)
+	}
+	left := cut.obj("budget")
+	notes, _ := json.Marshal(left["leftOut"])
+	if left.num("maxBytes") != 1000 || !strings.Contains(string(notes), "get_") {
+		t.Errorf("budget names what was left out and how to get it: %v", left)
+	}
+}

@@ -1,0 +1,274 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+// defaultMaxBytes is the size an answer is cut to when the agent sets no
+// maxBytes: a few KB, about a thousand tokens.
+const defaultMaxBytes = 8000
+
+// minMaxBytes is the smallest budget honoured: below it even the location
+// would not fit.
+const minMaxBytes = 1000
+
+// budgetNote says what an answer left out to stay within maxBytes, and how
+// to get it.
+type budgetNote struct {
+	MaxBytes int      `json:"maxBytes"`
+	LeftOut  []string `json:"leftOut"`
+}
+
+func budgetOf(maxBytes Int) int {
+	switch {
+	case maxBytes <= 0:
+		return defaultMaxBytes
+	case maxBytes < minMaxBytes:
+		return minMaxBytes
+	}
+	return int(maxBytes)
+}
+
+func sizeOf(v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0
+	}
+	return len(b)
+}
+
+// onlyChanges keeps the locals that changed or are new since the previous
+// stop in the same function. The first stop in a function keeps them all.
+func onlyChanges(snap *session.Snapshot) {
+	if !snap.Compared || len(snap.Locals) == 0 {
+		return
+	}
+	keep := map[string]bool{}
+	for _, c := range snap.Changed {
+		keep[c.Name] = true
+	}
+	for _, n := range snap.New {
+		keep[n] = true
+	}
+	before := len(snap.Locals)
+	snap.Locals = slices.DeleteFunc(snap.Locals, func(v session.Variable) bool { return !keep[v.Name] })
+	if n := before - len(snap.Locals); n > 0 {
+		note := fmt.Sprintf("%d unchanged locals not shown (changesOnly); get_local_variables lists all", n)
+		if snap.LocalsNote != "" {
+			note = snap.LocalsNote + "; " + note
+		}
+		snap.LocalsNote = note
+	}
+}
+
+// fit cuts a run-control answer to maxBytes, dropping the least useful
+// parts first: long values, older output, the exception's stack text,
+// source lines, then locals and output altogether. It says what went.
+func (res *runResult) fit(maxBytes int) {
+	if sizeOf(res) <= maxBytes {
+		return
+	}
+	note := &budgetNote{MaxBytes: maxBytes}
+	res.Budget = note
+	snap := &res.Snapshot
+	stages := []func() string{
+		func() string {
+			if shortenValues(snap.Locals, 120)+shortenWatches(snap.Watches, 120)+shortenChanges(snap.Changed, 120) == 0 {
+				return ""
+			}
+			return "long values shortened to 120 bytes: evaluate_expression or get_variables shows them whole"
+		},
+		func() string { return trimOutput(snap, 10, 300) },
+		func() string {
+			if ex := snap.Exception; ex != nil && len(ex.StackTrace) > 600 {
+				ex.StackTrace = cutString(ex.StackTrace, 600)
+				return "the exception's stack text was shortened: get_stack_trace lists the frames"
+			}
+			return ""
+		},
+		func() string {
+			if c := snap.Context; c != nil && len(c.Surrounding) > 3 {
+				c.Surrounding = aroundCurrent(c.Surrounding, 1)
+				return "source lines around the stop reduced to one either side: get_source_context shows more"
+			}
+			return ""
+		},
+		func() string {
+			if shortenValues(snap.Locals, 40)+shortenWatches(snap.Watches, 40)+shortenChanges(snap.Changed, 40) == 0 {
+				return ""
+			}
+			return "values shortened to 40 bytes"
+		},
+		func() string { return trimOutput(snap, 0, 0) },
+	}
+	for _, stage := range stages {
+		if what := stage(); what != "" {
+			note.LeftOut = append(note.LeftOut, what)
+		}
+		if sizeOf(res) <= maxBytes {
+			return
+		}
+	}
+	// Last, locals from the end, then changes and watches.
+	if n := len(snap.Locals); n > 0 {
+		for len(snap.Locals) > 0 && sizeOf(res) > maxBytes {
+			snap.Locals = snap.Locals[:len(snap.Locals)-1]
+		}
+		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d locals left out: get_local_variables lists them", n-len(snap.Locals), n))
+	}
+	if n := len(snap.Watches); n > 0 && sizeOf(res) > maxBytes {
+		for len(snap.Watches) > 0 && sizeOf(res) > maxBytes {
+			snap.Watches = snap.Watches[:len(snap.Watches)-1]
+		}
+		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d watches left out: list_watches shows them", n-len(snap.Watches), n))
+	}
+	if n := len(snap.Changed); n > 0 && sizeOf(res) > maxBytes {
+		snap.Changed = nil
+		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d changed values left out", n))
+	}
+}
+
+// trimOutput keeps the last keep entries (none when 0), each cut to n bytes.
+func trimOutput(snap *session.Snapshot, keep, n int) string {
+	entries := snap.Output
+	if len(entries) == 0 {
+		return ""
+	}
+	from := entries[0].Seq
+	dropped := 0
+	if len(entries) > keep {
+		dropped = len(entries) - keep
+		entries = entries[dropped:]
+	}
+	cutAny := false
+	for i := range entries {
+		if len(entries[i].Output) > n {
+			entries[i].Output = cutString(entries[i].Output, n)
+			cutAny = true
+		}
+	}
+	snap.Output = entries
+	switch {
+	case dropped > 0:
+		return fmt.Sprintf("%d output entries left out: get_output with since=%d reads them", dropped, from-1)
+	case cutAny:
+		return fmt.Sprintf("output lines shortened: get_output with since=%d reads them whole", from-1)
+	}
+	return ""
+}
+
+func aroundCurrent(lines []session.SourceLine, side int) []session.SourceLine {
+	for i, l := range lines {
+		if l.Current {
+			return lines[max(0, i-side):min(len(lines), i+side+1)]
+		}
+	}
+	return lines
+}
+
+func shortenValues(vars []session.Variable, n int) int {
+	cut := 0
+	for i := range vars {
+		if len(vars[i].Value) > n {
+			vars[i].Value, vars[i].Truncated = cutString(vars[i].Value, n), true
+			cut++
+		}
+	}
+	return cut
+}
+
+func shortenWatches(ws []session.WatchValue, n int) int {
+	cut := 0
+	for i := range ws {
+		if len(ws[i].Value) > n {
+			ws[i].Value, ws[i].Truncated = cutString(ws[i].Value, n), true
+			cut++
+		}
+	}
+	return cut
+}
+
+func shortenChanges(cs []session.Change, n int) int {
+	cut := 0
+	for i := range cs {
+		if len(cs[i].From) > n || len(cs[i].To) > n {
+			cs[i].From, cs[i].To = cutString(cs[i].From, n), cutString(cs[i].To, n)
+			cut++
+		}
+	}
+	return cut
+}
+
+// cutString shortens s to about n bytes at a rune boundary, marking the cut.
+func cutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// fitVariables cuts a variable listing to maxBytes (besides fixed bytes of
+// the rest of the answer): nested children below the first level go first,
+// then long values, then variables from the end.
+func fitVariables(vars []session.Variable, maxBytes, fixed int) ([]session.Variable, *budgetNote) {
+	if sizeOf(vars)+fixed <= maxBytes {
+		return vars, nil
+	}
+	note := &budgetNote{MaxBytes: maxBytes}
+	if pruneDepth(vars, 1) > 0 {
+		note.LeftOut = append(note.LeftOut, "values nested more than one level deep: get_variables with scope set to a value's variablesReference expands it")
+		if sizeOf(vars)+fixed <= maxBytes {
+			return vars, note
+		}
+	}
+	if shortenTree(vars, 120) > 0 {
+		note.LeftOut = append(note.LeftOut, "long values shortened to 120 bytes: evaluate_expression shows one whole")
+		if sizeOf(vars)+fixed <= maxBytes {
+			return vars, note
+		}
+	}
+	if pruneDepth(vars, 0) > 0 {
+		note.LeftOut = append(note.LeftOut, "all nested values: expand one with get_variables")
+	}
+	n := len(vars)
+	for len(vars) > 0 && sizeOf(vars)+fixed > maxBytes {
+		vars = vars[:len(vars)-1]
+	}
+	if len(vars) < n {
+		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d variables left out: ask for them by names, or page with start=%d and count", n-len(vars), n, len(vars)))
+	}
+	return vars, note
+}
+
+// pruneDepth drops children deeper than depth levels; it returns how many
+// values lost theirs.
+func pruneDepth(vars []session.Variable, depth int) int {
+	pruned := 0
+	for i := range vars {
+		if len(vars[i].Children) == 0 {
+			continue
+		}
+		if depth == 0 {
+			vars[i].Children = nil
+			pruned++
+			continue
+		}
+		pruned += pruneDepth(vars[i].Children, depth-1)
+	}
+	return pruned
+}
+
+func shortenTree(vars []session.Variable, n int) int {
+	cut := shortenValues(vars, n)
+	for i := range vars {
+		cut += shortenTree(vars[i].Children, n)
+	}
+	return cut
+}
