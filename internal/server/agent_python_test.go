@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -157,5 +158,53 @@ func TestPythonAnswerBudget(t *testing.T) {
 	notes, _ := json.Marshal(left["leftOut"])
 	if left.num("maxBytes") != 1000 || !strings.Contains(string(notes), "get_") {
 		t.Errorf("budget names what was left out and how to get it: %v", left)
+	}
+
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 29})
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 29)
+	table := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "table"})
+	vars := h.ok("get_variables", map[string]any{"sessionId": id, "scope": table.num("variablesReference"), "maxBytes": 2000})
+	kept := len(vars.list("variables"))
+	notes, _ = json.Marshal(vars.obj("budget")["leftOut"])
+	if kept == 0 || kept >= 200 || !strings.Contains(string(notes), "start=") {
+		t.Errorf("get_variables cut to 2000 bytes keeps %d of 200 entries and says how to page: %s", kept, notes)
+	}
+}
+
+func TestPythonWaitReportsProgressAndCancels(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "busy.py"), "waitForStop": false})
+	h.waitForOutput(id, "busy")
+
+	ctx, cancel := context.WithCancel(h.ctx)
+	defer cancel()
+	params := &mcp.CallToolParams{Name: "wait_for_stop", Arguments: map[string]any{"sessionId": id, "timeout": 60000}}
+	params.SetProgressToken("wait-1")
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.cs.CallTool(ctx, params)
+		done <- err
+	}()
+	select {
+	case p := <-h.progress:
+		if p.ProgressToken != "wait-1" || p.Total != 60 || !strings.Contains(p.Message, "running") {
+			t.Errorf("progress notification: %+v", p)
+		}
+	case err := <-done:
+		t.Fatalf("wait_for_stop returned before reporting progress: %v", err)
+	case <-h.ctx.Done():
+		t.Fatal("no progress notification while waiting")
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("a cancelled wait_for_stop should end with the cancellation")
+	}
+	if st := h.ok("list_debug_sessions", map[string]any{}).list("sessions")[0].str("state"); st != "running" {
+		t.Errorf("after a cancelled wait the program runs on: %s", st)
+	}
+	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
+	if paused.str("state") != "paused" || paused.obj("location").str("function") == "" {
+		t.Errorf("the session stays usable after a cancelled wait: %v", paused)
 	}
 }

@@ -25,6 +25,8 @@ type harness struct {
 	ctx context.Context
 	srv *Server
 	cs  *mcp.ClientSession
+	// progress receives the progress notifications the server sends.
+	progress chan *mcp.ProgressNotificationParams
 }
 
 func newHarness(t testing.TB) *harness {
@@ -42,7 +44,15 @@ func newHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
+	progress := make(chan *mcp.ProgressNotificationParams, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progress <- req.Params:
+			default:
+			}
+		},
+	})
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +62,7 @@ func newHarness(t testing.TB) *harness {
 		ss.Close()
 		srv.Close()
 	})
-	return &harness{t: t, ctx: ctx, srv: srv, cs: cs}
+	return &harness{t: t, ctx: ctx, srv: srv, cs: cs, progress: progress}
 }
 
 func repoRoot(t testing.TB) string {

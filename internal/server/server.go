@@ -189,7 +189,7 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 		}
 		if callErr == nil {
 			var res *Out
-			res, callErr = h(ctx, args)
+			res, callErr = h(withProgress(ctx, req, name), args)
 			result = res
 		}
 		if callErr != nil {
@@ -205,6 +205,24 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 			StructuredContent: json.RawMessage(body),
 			IsError:           callErr != nil,
 		}, nil
+	})
+}
+
+// withProgress makes waits for a stop report MCP progress when the client
+// asked for it with a progress token.
+func withProgress(ctx context.Context, req *mcp.CallToolRequest, tool string) context.Context {
+	tok := req.Params.GetProgressToken()
+	if tok == nil || req.Session == nil {
+		return ctx
+	}
+	return session.WithProgress(ctx, func(waited, limit time.Duration) {
+		// A client that cannot take the notification still gets its answer.
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: tok,
+			Progress:      waited.Seconds(),
+			Total:         limit.Seconds(),
+			Message:       fmt.Sprintf("%s: the program is running; waited %.0f s of %.0f s for it to stop", tool, waited.Seconds(), limit.Seconds()),
+		})
 	})
 }
 

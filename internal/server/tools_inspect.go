@@ -56,12 +56,14 @@ type variablesArgs struct {
 	Depth     Int      `json:"depth,omitempty" jsonschema:"also expand nested values this many levels (max 5)"`
 	Start     Int      `json:"start,omitempty" jsonschema:"first child to return, for paging long lists"`
 	Count     Int      `json:"count,omitempty" jsonschema:"how many children to return"`
+	MaxBytes  Int      `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000): deep nesting and long values go first, and budget says what was left out"`
 }
 
 type variablesResult struct {
 	Success   bool               `json:"success"`
 	Variables []session.Variable `json:"variables"`
 	Count     int                `json:"count"`
+	Budget    *budgetNote        `json:"budget,omitempty"`
 }
 
 type localsArgs struct {
@@ -69,6 +71,7 @@ type localsArgs struct {
 	FrameID        *Int     `json:"frameId,omitempty" jsonschema:"frame (default: the top frame of the current stop)"`
 	IncludeSpecial bool     `json:"includeSpecial,omitempty" jsonschema:"include interpreter internals such as Python's __dunder__ names"`
 	Names          []string `json:"names,omitempty" jsonschema:"only these variables"`
+	MaxBytes       Int      `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); budget says what was left out"`
 }
 
 type frameSummary struct {
@@ -83,6 +86,7 @@ type localsResult struct {
 	Count     int                `json:"count"`
 	Frame     frameSummary       `json:"frame"`
 	ScopeName string             `json:"scopeName"`
+	Budget    *budgetNote        `json:"budget,omitempty"`
 }
 
 type evaluateArgs struct {
@@ -205,7 +209,8 @@ func (s *Server) getVariables(ctx context.Context, a *variablesArgs) (*variables
 	if vars == nil {
 		vars = []session.Variable{}
 	}
-	return &variablesResult{Success: true, Variables: vars, Count: len(vars)}, nil
+	vars, note := fitVariables(vars, budgetOf(a.MaxBytes), 100)
+	return &variablesResult{Success: true, Variables: vars, Count: len(vars), Budget: note}, nil
 }
 
 func (s *Server) getLocalVariables(ctx context.Context, a *localsArgs) (*localsResult, error) {
@@ -221,8 +226,9 @@ func (s *Server) getLocalVariables(ctx context.Context, a *localsArgs) (*localsR
 	if vars == nil {
 		vars = []session.Variable{}
 	}
+	vars, note := fitVariables(vars, budgetOf(a.MaxBytes), 300)
 	return &localsResult{
-		Success: true, Variables: vars, Count: len(vars),
+		Success: true, Variables: vars, Count: len(vars), Budget: note,
 		Frame:     frameSummary{Name: res.Frame.Name, File: res.Frame.File, Line: res.Frame.Line},
 		ScopeName: res.ScopeName,
 	}, nil

@@ -252,6 +252,9 @@ const (
 func (s *Session) waitSnapshot(ctx context.Context, since uint64, timeout time.Duration) (*Snapshot, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	tick, progress, stopTicks := progressTicker(ctx)
+	defer stopTicks()
+	start := time.Now()
 	for {
 		s.mu.Lock()
 		settled := s.gen > since && s.state != StateRunning && s.state != StateInitializing
@@ -262,11 +265,15 @@ func (s *Session) waitSnapshot(ctx context.Context, since uint64, timeout time.D
 		}
 		select {
 		case <-ch:
+		case <-tick:
+			progress(time.Since(start), timeout)
 		case <-timer.C:
 			snap := s.snapshotNow(ctx)
 			snap.TimedOut = true
 			return snap, nil
 		case <-ctx.Done():
+			// The program runs on (or stays stopped): a cancelled wait
+			// leaves the session as it is.
 			return nil, fmt.Errorf("waiting for the program to stop: %w", ctx.Err())
 		}
 	}

@@ -25,3 +25,5 @@ def main():
 
 
 main()
+table = {n: str(n) * 20 for n in range(200)}
+print("table", len(table))
