@@ -167,6 +167,10 @@ type Quirks struct {
 	// Unsupported lists requests that must never be sent (some adapters drop
 	// the connection on an unknown request); tools answer "not supported".
 	Unsupported []string
+	// NoLogpointInterpolation: the adapter's logpoints print their message
+	// as it is, without evaluating {expression} parts as DAP says they
+	// should; tracepoints then stop, evaluate and continue instead.
+	NoLogpointInterpolation bool
 	// UnsupportedWhy, when set, names the adapter in that answer ("rdbg
 	// 1.4"), so the agent knows it is the adapter's limit, not its call's.
 	UnsupportedWhy string

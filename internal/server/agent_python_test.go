@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -206,5 +207,54 @@ func TestPythonWaitReportsProgressAndCancels(t *testing.T) {
 	paused := h.ok("pause_execution", map[string]any{"sessionId": id})
 	if paused.str("state") != "paused" || paused.obj("location").str("function") == "" {
 		t.Errorf("the session stays usable after a cancelled wait: %v", paused)
+	}
+}
+
+func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "agent.py")
+	tp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 17, "collect": []string{"i", "total"}})
+	if !strings.Contains(tp.str("message"), "Tracepoint") {
+		t.Errorf("set_breakpoint with collect: %v", tp)
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 21, "collect": []string{"p"}, "maxHits": 2})
+
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(0) {
+		t.Fatalf("tracepoints never stop the program: %v", end)
+	}
+	var hits, capped []result
+	since := 0
+	for {
+		page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 50})
+		for _, e := range page.list("entries") {
+			switch e.num("breakpointId") {
+			case tp.num("breakpointId"):
+				hits = append(hits, e)
+			default:
+				capped = append(capped, e)
+			}
+		}
+		since = page.num("nextSince")
+		if page["more"] != true {
+			break
+		}
+	}
+	if len(hits) != 100 {
+		t.Fatalf("want 100 hits of line 17, got %d", len(hits))
+	}
+	for n, e := range hits {
+		vals := e.list("values")
+		if e.num("line") != 17 || len(vals) != 2 || vals[0].str("value") != strconv.Itoa(n) || vals[1].str("value") != strconv.Itoa(n*(n-1)/2) {
+			t.Fatalf("hit %d: %v", n, e)
+		}
+	}
+	if len(capped) != 3 || capped[0].list("values")[0].str("value") != "10" || capped[1].list("values")[0].str("value") != "20" || !strings.Contains(capped[2].str("note"), "maxHits") {
+		t.Errorf("maxHits 2 records two hits and says the tracepoint was removed: %v", capped)
+	}
+	out := h.ok("get_output", map[string]any{"sessionId": id})
+	if text := out.outputText("entries"); strings.Contains(text, "mcp-trace") || !strings.Contains(text, "total 4950") {
+		t.Errorf("tracepoint reports stay out of the program's output, which is whole: %q", text)
 	}
 }

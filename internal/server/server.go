@@ -71,6 +71,7 @@ func New(opts Options) *Server {
 	s.addMemoryTools()
 	s.addWatchTools()
 	s.addRunToTool()
+	s.addTraceTools()
 	s.addOutputResource()
 	return s
 }

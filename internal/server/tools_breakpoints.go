@@ -9,17 +9,19 @@ import (
 )
 
 type setBreakpointArgs struct {
-	SessionID       string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
-	File            string `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's working directory)"`
-	Line            Int    `json:"line,omitempty" jsonschema:"1-based line number"`
-	Statement       string `json:"statement,omitempty" jsonschema:"instead of line: put the breakpoint on the line containing this text (nearest to nearLine), so it survives edits"`
-	NearLine        Int    `json:"nearLine,omitempty" jsonschema:"with statement: prefer the match nearest this line"`
-	ExpectedContent string `json:"expectedContent,omitempty" jsonschema:"refuse the breakpoint unless the line contains this text (guards against stale line numbers)"`
-	Function        string `json:"function,omitempty" jsonschema:"instead of file and line: break when this function is called"`
-	Condition       string `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
-	HitCondition    string `json:"hitCondition,omitempty" jsonschema:"stop only on some hits, e.g. \"3\" (the third) or \">= 5\", as the adapter understands it"`
-	LogMessage      string `json:"logMessage,omitempty" jsonschema:"do not stop; print this message (with {expression} parts interpolated) to the output instead"`
-	SuspendPolicy   string `json:"suspendPolicy,omitempty" jsonschema:"accepted for compatibility; all threads stop"`
+	SessionID       string   `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	File            string   `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's working directory)"`
+	Line            Int      `json:"line,omitempty" jsonschema:"1-based line number"`
+	Statement       string   `json:"statement,omitempty" jsonschema:"instead of line: put the breakpoint on the line containing this text (nearest to nearLine), so it survives edits"`
+	NearLine        Int      `json:"nearLine,omitempty" jsonschema:"with statement: prefer the match nearest this line"`
+	ExpectedContent string   `json:"expectedContent,omitempty" jsonschema:"refuse the breakpoint unless the line contains this text (guards against stale line numbers)"`
+	Function        string   `json:"function,omitempty" jsonschema:"instead of file and line: break when this function is called"`
+	Condition       string   `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
+	HitCondition    string   `json:"hitCondition,omitempty" jsonschema:"stop only on some hits, e.g. \"3\" (the third) or \">= 5\", as the adapter understands it"`
+	LogMessage      string   `json:"logMessage,omitempty" jsonschema:"do not stop; print this message (with {expression} parts interpolated) to the output instead"`
+	SuspendPolicy   string   `json:"suspendPolicy,omitempty" jsonschema:"accepted for compatibility; all threads stop"`
+	Collect         []string `json:"collect,omitempty" jsonschema:"make it a tracepoint: do not stop, record these expressions' values at each hit (read them with get_trace)"`
+	MaxHits         Int      `json:"maxHits,omitempty" jsonschema:"with collect: remove the tracepoint after this many hits (default: no limit)"`
 }
 
 type setBreakpointResult struct {
@@ -33,6 +35,8 @@ type setBreakpointResult struct {
 	Condition     string                 `json:"condition,omitempty"`
 	HitCondition  string                 `json:"hitCondition,omitempty"`
 	LogMessage    string                 `json:"logMessage,omitempty"`
+	Collect       []string               `json:"collect,omitempty"`
+	TraceMode     string                 `json:"traceMode,omitempty"`
 	Verified      bool                   `json:"verified"`
 	Message       string                 `json:"message"`
 	Warning       string                 `json:"warning,omitempty"`
@@ -94,6 +98,15 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	if err != nil {
 		return nil, err
 	}
+	if len(a.Collect) > 0 && a.Function != "" {
+		return nil, userError("use trace_function to record a function's calls and returns", "collect works on line breakpoints")
+	}
+	if len(a.Collect) > 0 && a.LogMessage != "" {
+		return nil, userError("pass either collect (values into get_trace) or logMessage (text into the output)", "a breakpoint cannot both collect and log")
+	}
+	if a.MaxHits < 0 || (a.MaxHits > 0 && len(a.Collect) == 0) {
+		return nil, userError("pass maxHits (a positive count) together with collect", "maxHits applies to tracepoints")
+	}
 	if a.Function != "" {
 		fb, err := sess.SetFunctionBreakpoint(ctx, a.Function, a.Condition, a.HitCondition)
 		if err != nil {
@@ -120,6 +133,8 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 		Condition:       a.Condition,
 		HitCondition:    a.HitCondition,
 		LogMessage:      a.LogMessage,
+		Collect:         a.Collect,
+		MaxHits:         int(a.MaxHits),
 	})
 	if err != nil {
 		return nil, err
@@ -127,6 +142,11 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	bp := res.Breakpoint
 	msg := bp.Message
 	switch {
+	case len(bp.Collect) > 0:
+		msg = fmt.Sprintf("Tracepoint %d at %s:%d collects %s at each hit without stopping the agent; read them with get_trace.", bp.ID, bp.File, bp.Line, strings.Join(bp.Collect, ", "))
+		if bp.TraceMode == session.TraceByStopping {
+			msg += " This adapter cannot interpolate logpoints, so the server stops, evaluates and continues at each hit (costMs in each entry)."
+		}
 	case bp.Verified && a.LogMessage != "":
 		msg = fmt.Sprintf("Logpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
 	case bp.Verified:
@@ -137,7 +157,7 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,
 		Anchor: bp.Anchor, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage,
-		Verified: bp.Verified, Message: msg, Warning: res.Warning, Context: res.Context,
+		Collect: bp.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: res.Warning, Context: res.Context,
 	}, nil
 }
 

@@ -23,6 +23,11 @@ type LineBreakpointRequest struct {
 	// Temporary marks a breakpoint that run_to places and removes; one
 	// already on the line is used as it is (Existing in the result).
 	Temporary bool
+	// Collect makes a tracepoint: these expressions are recorded in the
+	// trace buffer at each hit and the program does not stop; MaxHits
+	// (0: no limit) removes it after that many.
+	Collect []string
+	MaxHits int
 }
 
 // LineBreakpointResult is a set breakpoint, with the lines around it.
@@ -82,6 +87,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	bp.sendLine, bp.Line = line, line
 	bp.Condition, bp.HitCondition, bp.LogMessage, bp.Anchor = req.Condition, req.HitCondition, req.LogMessage, req.Statement
 	bp.Temporary = req.Temporary
+	bp.Collect, bp.MaxHits, bp.Hits = req.Collect, req.MaxHits, 0
 	r := s.liveRunLocked()
 	if r == nil {
 		bp.Verified, bp.Message = false, "pending: sent to the debugger when the program starts"
@@ -110,7 +116,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 	s.mu.Lock()
 	bps := append([]*Breakpoint(nil), s.bps.files[file]...)
-	args := setBreakpointsArgs(file, bps)
+	args := setBreakpointsArgs(file, bps, r.logpointTraces())
 	s.mu.Unlock()
 	var body dap.SetBreakpointsResponseBody
 	if err := r.call(ctx, "setBreakpoints", args, &body); err != nil {

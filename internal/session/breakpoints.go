@@ -22,6 +22,14 @@ type Breakpoint struct {
 	Anchor        string `json:"anchor,omitempty"`
 	// Temporary: placed by run_to, removed when it returns.
 	Temporary bool `json:"temporary,omitempty"`
+	// Collect, for a tracepoint: expressions recorded at each hit.
+	Collect []string `json:"collect,omitempty"`
+	MaxHits int      `json:"maxHits,omitempty"`
+	// Hits counts a tracepoint's recorded hits.
+	Hits int `json:"hits,omitempty"`
+	// TraceMode says how a tracepoint collects: by logpoint, without
+	// stopping, or by stopping, evaluating and continuing.
+	TraceMode string `json:"traceMode,omitempty"`
 
 	// sendLine is the line asked for; Line is where the adapter put it.
 	sendLine  int
@@ -122,12 +130,45 @@ func (r *breakpointRegistry) removeFunctions(match func(*FunctionBreakpoint) boo
 	return removed
 }
 
-func sourceBreakpoints(bps []*Breakpoint) []dap.SourceBreakpoint {
+// sourceBreakpoints is a file's breakpoint list as sent; tracepoints go as
+// logpoints when logpoints is set, as plain breakpoints otherwise.
+func sourceBreakpoints(bps []*Breakpoint, logpoints bool) []dap.SourceBreakpoint {
 	out := make([]dap.SourceBreakpoint, len(bps))
 	for i, bp := range bps {
 		out[i] = dap.SourceBreakpoint{Line: bp.sendLine, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage}
+		if len(bp.Collect) > 0 {
+			bp.TraceMode = TraceByStopping
+			if logpoints {
+				bp.TraceMode = TraceByLogpoint
+				out[i].LogMessage = traceLogMessage(bp)
+			}
+		}
 	}
 	return out
+}
+
+// hasTracepoints reports whether any line breakpoint collects values.
+func (r *breakpointRegistry) hasTracepoints() bool {
+	for _, bps := range r.files {
+		for _, bp := range bps {
+			if len(bp.Collect) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lineByID finds a line breakpoint by our id.
+func (r *breakpointRegistry) lineByID(id int) *Breakpoint {
+	for _, bps := range r.files {
+		for _, bp := range bps {
+			if bp.ID == id {
+				return bp
+			}
+		}
+	}
+	return nil
 }
 
 // functionBreakpoints is the setFunctionBreakpoints list, names in the

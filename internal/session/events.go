@@ -40,8 +40,9 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		if b.Category == "" {
 			b.Category = "console"
 		}
+		text := s.traceFromOutput(b.Output)
 		// lldb-dap ends lines with \r\n; agents and tests expect \n.
-		s.out.Append(b.Category, strings.ReplaceAll(b.Output, "\r\n", "\n"))
+		s.out.Append(b.Category, strings.ReplaceAll(text, "\r\n", "\n"))
 	case "stopped":
 		var b dap.StoppedEventBody
 		if err := json.Unmarshal(ev.Body, &b); err != nil {
@@ -145,6 +146,17 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		s.mu.Lock()
 		if s.r != r {
 			s.mu.Unlock()
+			return
+		}
+	}
+	if r.resuming == Continue || r.resuming == "" {
+		// May release s.mu to ask the adapter where the stop is.
+		tps := s.tracepointsHitLocked(r, st)
+		if tps != nil || s.r != r {
+			s.mu.Unlock()
+			if tps != nil {
+				s.traceAndContinue(r, st, tps)
+			}
 			return
 		}
 	}

@@ -90,6 +90,7 @@ type Session struct {
 	opts    Options
 	log     *slog.Logger
 	out     *OutputBuffer
+	trace   *TraceBuffer
 
 	// bpMu serialises breakpoint changes so that each file's set reaches
 	// the adapter in order; it is never taken while s.mu is held.
@@ -130,6 +131,7 @@ func newSession(id string, a adapter.Adapter, opts Options) *Session {
 		opts:     opts,
 		log:      log.With("session", id),
 		out:      NewOutputBuffer(),
+		trace:    NewTraceBuffer(),
 		state:    StateCreated,
 		updated:  now,
 		changed:  make(chan struct{}),

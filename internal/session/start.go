@@ -385,7 +385,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	applied := 0
 	for _, file := range s.bps.sortedFiles() {
 		bps := s.bps.files[file]
-		p, err := r.client.Send("setBreakpoints", setBreakpointsArgs(file, bps))
+		p, err := r.client.Send("setBreakpoints", setBreakpointsArgs(file, bps, r.logpointTraces()))
 		if err != nil {
 			s.mu.Unlock()
 			return 0, err
@@ -435,10 +435,12 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	return applied, nil
 }
 
-func setBreakpointsArgs(file string, bps []*Breakpoint) map[string]any {
+// setBreakpointsArgs is a file's setBreakpoints request; logpoints says
+// whether tracepoints go as logpoints (see tracepoint.go). s.mu is held.
+func setBreakpointsArgs(file string, bps []*Breakpoint, logpoints bool) map[string]any {
 	return map[string]any{
 		"source":         map[string]any{"path": file},
-		"breakpoints":    sourceBreakpoints(bps),
+		"breakpoints":    sourceBreakpoints(bps, logpoints),
 		"lines":          linesOf(bps),
 		"sourceModified": false,
 	}

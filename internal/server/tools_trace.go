@@ -1,0 +1,64 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+type getTraceArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Since     Int    `json:"since,omitempty" jsonschema:"return entries after this seq (pass the previous nextSince; 0: from the start)"`
+	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 100)"`
+	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for a first entry when there is none yet (default 0)"`
+}
+
+type getTraceResult struct {
+	Success   bool                 `json:"success"`
+	Entries   []session.TraceEntry `json:"entries"`
+	Count     int                  `json:"count"`
+	NextSince uint64               `json:"nextSince"`
+	More      bool                 `json:"more,omitempty"`
+	Dropped   uint64               `json:"dropped,omitempty"`
+	Message   string               `json:"message"`
+}
+
+// defaultTraceLimit keeps a get_trace answer within a few KB.
+const defaultTraceLimit = 100
+
+func (s *Server) addTraceTools() {
+	addTool(s, "get_trace",
+		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), each with location, time and values, recorded without stopping the agent. Read with a cursor like get_output.",
+		s.getTrace)
+}
+
+func (s *Server) getTrace(ctx context.Context, a *getTraceArgs) (*getTraceResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Since < 0 || a.Limit < 0 || a.Wait < 0 {
+		return nil, userError("since, limit and wait are counts: 0 or more", "negative argument")
+	}
+	limit := int(a.Limit)
+	if limit == 0 {
+		limit = defaultTraceLimit
+	}
+	if a.Wait > 0 {
+		sess.Trace().Wait(ctx, uint64(a.Since), millis(a.Wait))
+	}
+	page := sess.Trace().Since(uint64(a.Since), limit)
+	entries := page.Entries
+	if entries == nil {
+		entries = []session.TraceEntry{}
+	}
+	msg := fmt.Sprintf("%d trace entries.", len(entries))
+	if page.More {
+		msg += fmt.Sprintf(" More follow: call get_trace with since=%d.", page.NextSince)
+	}
+	if page.Dropped > 0 {
+		msg += fmt.Sprintf(" %d older entries were dropped from the buffer.", page.Dropped)
+	}
+	return &getTraceResult{Success: true, Entries: entries, Count: len(entries), NextSince: page.NextSince, More: page.More, Dropped: page.Dropped, Message: msg}, nil
+}

@@ -1,0 +1,233 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-dap"
+)
+
+// Tracepoints are breakpoints with expressions to collect and no stop that
+// reaches the agent. Where the adapter interpolates {expression} in log
+// messages (the DAP rule, which debugpy, Delve and lldb-dap follow), the
+// tracepoint is sent as a logpoint whose message carries a marker and the
+// values, and the program never stops; the output event is taken out of the
+// program's output and into the trace buffer. Elsewhere it is an ordinary
+// breakpoint that the session answers itself: evaluate, record, continue.
+
+// Trace modes, as list_breakpoints shows them.
+const (
+	TraceByLogpoint = "logpoint"
+	TraceByStopping = "stop-evaluate-continue"
+)
+
+// traceMarker starts a tracepoint's log message; \x1e and \x1f (record and
+// unit separators) do not occur in program output or in values.
+const (
+	traceMarker = "\x1emcp-trace:"
+	traceSep    = "\x1f"
+)
+
+// logpointTraces reports whether tracepoints can ride on logpoints here.
+func (r *run) logpointTraces() bool {
+	return r.caps.SupportsLogPoints && !r.conn.Quirks.NoLogpointInterpolation
+}
+
+// traceLogMessage is the logpoint message that reports a tracepoint's values.
+func traceLogMessage(bp *Breakpoint) string {
+	var b strings.Builder
+	b.WriteString(traceMarker)
+	b.WriteString(strconv.Itoa(bp.ID))
+	for _, e := range bp.Collect {
+		b.WriteString(traceSep + "{" + e + "}")
+	}
+	return b.String()
+}
+
+// traceFromOutput takes tracepoint reports out of a piece of output,
+// records them, and returns the rest of the output.
+func (s *Session) traceFromOutput(text string) string {
+	if !strings.Contains(text, traceMarker) {
+		return text
+	}
+	var rest strings.Builder
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		i := strings.Index(line, traceMarker)
+		if i < 0 {
+			rest.WriteString(line)
+			continue
+		}
+		rest.WriteString(line[:i])
+		s.recordLogpointHit(strings.TrimRight(line[i+len(traceMarker):], "\r\n"))
+	}
+	return rest.String()
+}
+
+// recordLogpointHit records one tracepoint report: "ID\x1fv1\x1fv2…".
+func (s *Session) recordLogpointHit(report string) {
+	fields := strings.Split(report, traceSep)
+	id, err := strconv.Atoi(fields[0])
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	bp := s.bps.lineByID(id)
+	if bp == nil || (bp.MaxHits > 0 && bp.Hits >= bp.MaxHits) {
+		// Removed, or past maxHits before the removal reached the adapter.
+		s.mu.Unlock()
+		return
+	}
+	bp.Hits++
+	e := TraceEntry{Kind: TraceHit, BreakpointID: id, File: bp.File, Line: bp.Line}
+	for i, name := range bp.Collect {
+		v := TraceValue{Name: name}
+		if i+1 < len(fields) {
+			v.Value, _, _ = shapeValue(name, fields[i+1], 0, snapshotValueLen)
+		} else {
+			v.Error = "no value reported"
+		}
+		e.Values = append(e.Values, v)
+	}
+	done := bp.MaxHits > 0 && bp.Hits == bp.MaxHits
+	s.mu.Unlock()
+	s.trace.Add(e)
+	if done {
+		s.retireTracepoint(id)
+	}
+}
+
+// retireTracepoint removes a tracepoint that reached maxHits, on a
+// goroutine of its own (this runs on the event loop, which must not wait
+// for the adapter's answer to events it has yet to read). The goroutine
+// ends within removeTimeout.
+func (s *Session) retireTracepoint(id int) {
+	s.trace.Add(TraceEntry{Kind: TraceHit, BreakpointID: id, Note: fmt.Sprintf("tracepoint %d reached maxHits and was removed", id)})
+	go s.removeTemporary(context.Background(), id)
+}
+
+// tracepointsHitLocked returns the tracepoints a stop is for, when it is
+// for nothing else (the session answers such stops itself). Adapters that
+// do not say which breakpoints were hit (rdbg) are asked where the stop is,
+// with s.mu released meanwhile; the caller checks s.r again. s.mu is held.
+func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
+	if st.Reason != "breakpoint" {
+		return nil
+	}
+	if len(st.HitBreakpointIDs) == 0 {
+		if !s.bps.hasTracepoints() {
+			return nil
+		}
+		s.mu.Unlock()
+		file, line := topLocation(r, st.ThreadID)
+		s.mu.Lock()
+		for _, bp := range s.bps.files[file] {
+			if bp.Line == line && len(bp.Collect) > 0 {
+				return []*Breakpoint{bp}
+			}
+		}
+		return nil
+	}
+	var tps []*Breakpoint
+	for _, id := range st.HitBreakpointIDs {
+		bp := s.bps.lineByID(id)
+		if bp == nil || len(bp.Collect) == 0 {
+			return nil
+		}
+		tps = append(tps, bp)
+	}
+	return tps
+}
+
+// topLocation is the source path and line of a thread's top frame.
+func topLocation(r *run, threadID int) (string, int) {
+	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+	defer cancel()
+	var stack dap.StackTraceResponseBody
+	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil || len(stack.StackFrames) == 0 {
+		return "", 0
+	}
+	f := stack.StackFrames[0]
+	if f.Source == nil {
+		return "", f.Line
+	}
+	return f.Source.Path, f.Line
+}
+
+// traceAndContinue answers a stop at tracepoints for an adapter without
+// interpolating logpoints: collect the values in the top frame, record
+// them, and continue. It runs on the event loop; the stop never reaches
+// the agent.
+func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
+	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+	defer cancel()
+	var stack dap.StackTraceResponseBody
+	err := r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": 1}, &stack)
+	var frame *dap.StackFrame
+	if err == nil && len(stack.StackFrames) > 0 {
+		frame = &stack.StackFrames[0]
+		renameFrames(stack.StackFrames, r.conn.Quirks)
+	}
+	var retire []int
+	for _, bp := range tps {
+		s.mu.Lock()
+		over := bp.MaxHits > 0 && bp.Hits >= bp.MaxHits
+		if !over {
+			bp.Hits++
+		}
+		collect := append([]string(nil), bp.Collect...)
+		done := bp.MaxHits > 0 && bp.Hits == bp.MaxHits && !over
+		s.mu.Unlock()
+		if over {
+			continue
+		}
+		e := TraceEntry{Kind: TraceHit, Time: st.Time, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, ThreadID: st.ThreadID}
+		if frame != nil {
+			e.Function = frame.Name
+			e.Values = evalAll(ctx, r, frame.Id, collect)
+		} else {
+			e.Note = fmt.Sprintf("no stack frame to evaluate in: %v", err)
+		}
+		e.CostMs = float64(time.Since(st.Time).Microseconds()) / 1000
+		s.trace.Add(e)
+		if done {
+			retire = append(retire, bp.ID)
+		}
+	}
+	if err := r.call(ctx, "continue", map[string]any{"threadId": st.ThreadID}, nil); err != nil {
+		s.log.Warn("continuing after a tracepoint", "err", err)
+	}
+	for _, id := range retire {
+		s.retireTracepoint(id)
+	}
+}
+
+// evalAll evaluates expressions in a frame, all at once; a failure becomes
+// the value's Error.
+func evalAll(ctx context.Context, r *run, frameID int, exprs []string) []TraceValue {
+	out := make([]TraceValue, len(exprs))
+	exprContext := r.conn.Quirks.EvaluateContext
+	if exprContext == "" {
+		exprContext = "watch"
+	}
+	var wg sync.WaitGroup
+	for i, e := range exprs {
+		out[i].Name = e
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var body dap.EvaluateResponseBody
+			args := map[string]any{"expression": e, "context": exprContext, "frameId": frameID}
+			if err := r.call(ctx, "evaluate", args, &body); err != nil {
+				out[i].Error = err.Error()
+				return
+			}
+			out[i].Value, _, _ = shapeValue(e, body.Result, body.VariablesReference, snapshotValueLen)
+		}()
+	}
+	wg.Wait()
+	return out
+}
