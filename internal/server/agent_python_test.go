@@ -258,3 +258,27 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 		t.Errorf("tracepoint reports stay out of the program's output, which is whole: %q", text)
 	}
 }
+
+func TestPythonBreakOnChangeFindsTheMutatingLine(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "agent.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 15})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 15)
+
+	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "cart"})
+	by := found.obj("changedBy")
+	if found["changed"] != true || found.str("from") != "[]" || found.str("to") != "['apple']" ||
+		by.num("line") != 10 || by.str("function") != "add_item" || found.str("method") != "single steps" {
+		t.Fatalf("break_on_change should find cart.append in add_item (line 10): %v", found)
+	}
+	if found.str("state") != "paused" || !strings.Contains(found.str("message"), "agent.py:10") {
+		t.Errorf("the program stays paused just after the change: %v", found)
+	}
+
+	capped := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total", "maxSteps": 3})
+	if capped["changed"] != false || !strings.Contains(capped.str("why"), "maxSteps") || capped.num("steps") != 3 {
+		t.Errorf("a search capped by maxSteps says so: %v", capped)
+	}
+	h.fail("break_on_change", map[string]any{"sessionId": id, "expression": "no_such_name"}, "no_such_name")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,6 +123,27 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 		out[i] = *b
 	}
 	return bp, out, nil
+}
+
+// removeDataBreakpoint drops one of the run's data breakpoints and sends
+// the rest, on a context of its own: a cancelled call still cleans up.
+func (s *Session) removeDataBreakpoint(ctx context.Context, r *run, id int) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	defer cancel()
+	dataBreakpoints.Lock()
+	defer dataBreakpoints.Unlock()
+	all := slices.DeleteFunc(slices.Clone(dataBreakpoints.byRun[r]), func(b *DataBreakpoint) bool { return b.ID == id })
+	dataBreakpoints.byRun[r] = all
+	if r.ended() {
+		return
+	}
+	list := make([]map[string]any, len(all))
+	for i, b := range all {
+		list[i] = map[string]any{"dataId": b.dataID, "accessType": b.AccessType}
+	}
+	if err := r.call(ctx, "setDataBreakpoints", map[string]any{"breakpoints": list}, nil); err != nil {
+		s.log.Warn("removing a data breakpoint", "id", id, "err", err)
+	}
 }
 
 // scopeHolding returns the variablesReference of the frame's scope that has

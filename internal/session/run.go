@@ -21,15 +21,28 @@ var actionNames = map[string]string{
 // StepInto or StepOut) on threadID (0: the thread that stopped), and with
 // wait.Wait returns the snapshot of the next stop or of the end.
 func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait WaitOptions) (*Snapshot, error) {
+	gen, err := s.resume(ctx, kind, threadID)
+	if err != nil {
+		return nil, err
+	}
+	if !wait.Wait {
+		return s.snapshotNow(ctx), nil
+	}
+	return s.waitSnapshot(ctx, gen, wait.timeout())
+}
+
+// resume sends the run-control request and returns the generation a wait
+// for the resulting stop must see pass.
+func (s *Session) resume(ctx context.Context, kind string, threadID int) (uint64, error) {
 	name, ok := actionNames[kind]
 	if !ok {
-		return nil, fmt.Errorf("unknown run-control request %q", kind)
+		return 0, fmt.Errorf("unknown run-control request %q", kind)
 	}
 	s.mu.Lock()
 	r, st, err := s.requirePausedLocked(name)
 	if err != nil {
 		s.mu.Unlock()
-		return nil, err
+		return 0, err
 	}
 	if threadID == 0 {
 		threadID = st.ThreadID
@@ -61,12 +74,9 @@ func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait Wa
 			s.setStateLocked(StatePaused, st.Reason)
 		}
 		s.mu.Unlock()
-		return nil, &Error{Msg: fmt.Sprintf("%s failed: %v", name, err), Hint: "the program is still paused where it was; check threadId with list_threads", Err: err}
+		return 0, &Error{Msg: fmt.Sprintf("%s failed: %v", name, err), Hint: "the program is still paused where it was; check threadId with list_threads", Err: err}
 	}
-	if !wait.Wait {
-		return s.snapshotNow(ctx), nil
-	}
-	return s.waitSnapshot(ctx, gen, wait.timeout())
+	return gen, nil
 }
 
 // Pause interrupts a running program; with wait.Wait it returns the

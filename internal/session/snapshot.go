@@ -28,6 +28,7 @@ type Stop struct {
 
 	frames     []dap.StackFrame
 	top        int // index in frames of the frame the snapshot shows
+	depth      int // frames on the stack, as far as the adapter tells
 	framesErr  error
 	scopes     []dap.Scope
 	localsRef  int
@@ -90,6 +91,10 @@ func (s *Session) fetchTopFrame(ctx context.Context, r *run, st *Stop) {
 		return
 	}
 	st.frames = stack.StackFrames
+	st.depth = len(st.frames)
+	if st.depth == prefetchFrames && stack.TotalFrames > st.depth {
+		st.depth = stack.TotalFrames
+	}
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
@@ -250,6 +255,18 @@ const (
 // longer running or starting, or until timeout; then builds the snapshot.
 // It never holds the session lock while waiting.
 func (s *Session) waitSnapshot(ctx context.Context, since uint64, timeout time.Duration) (*Snapshot, error) {
+	settled, err := s.waitSettled(ctx, since, timeout)
+	if err != nil {
+		return nil, err
+	}
+	snap := s.snapshotNow(ctx)
+	snap.TimedOut = !settled
+	return snap, nil
+}
+
+// waitSettled waits until the session has changed since gen and is no
+// longer running or starting (true), or until timeout (false).
+func (s *Session) waitSettled(ctx context.Context, since uint64, timeout time.Duration) (bool, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	tick, progress, stopTicks := progressTicker(ctx)
@@ -261,20 +278,18 @@ func (s *Session) waitSnapshot(ctx context.Context, since uint64, timeout time.D
 		ch := s.changed
 		s.mu.Unlock()
 		if settled {
-			return s.snapshotNow(ctx), nil
+			return true, nil
 		}
 		select {
 		case <-ch:
 		case <-tick:
 			progress(time.Since(start), timeout)
 		case <-timer.C:
-			snap := s.snapshotNow(ctx)
-			snap.TimedOut = true
-			return snap, nil
+			return false, nil
 		case <-ctx.Done():
 			// The program runs on (or stays stopped): a cancelled wait
 			// leaves the session as it is.
-			return nil, fmt.Errorf("waiting for the program to stop: %w", ctx.Err())
+			return false, fmt.Errorf("waiting for the program to stop: %w", ctx.Err())
 		}
 	}
 }

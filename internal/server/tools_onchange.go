@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+type breakOnChangeArgs struct {
+	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Expression string `json:"expression" jsonschema:"variable or expression whose value to watch, e.g. cart or len(cart) or order.total"`
+	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame the expression belongs to (default: the top frame of the current stop)"`
+	MaxSteps   Int    `json:"maxSteps,omitempty" jsonschema:"when single-stepping: give up after this many steps (default 1000)"`
+	Timeout    Int    `json:"timeout,omitempty" jsonschema:"milliseconds to search before giving up (default 30000)"`
+	shapeArgs
+}
+
+type breakOnChangeResult struct {
+	runResult
+	Changed   bool              `json:"changed"`
+	From      string            `json:"from"`
+	To        string            `json:"to,omitempty"`
+	Method    string            `json:"method"`
+	Steps     int               `json:"steps,omitempty"`
+	ChangedBy *session.Location `json:"changedBy,omitempty"`
+	Why       string            `json:"why,omitempty"`
+}
+
+func (s *Server) addBreakOnChangeTool() {
+	addTool(s, "break_on_change",
+		"Run until a value changes and stop there: answers 'which line changed this?'. Uses a data breakpoint where the debugger has one for the expression; otherwise single-steps (into calls), comparing the value in the same frame after each step, bounded by maxSteps and timeout. Returns from, to, the line that changed it (changedBy) and the stop snapshot.",
+		s.breakOnChange)
+}
+
+func (s *Server) breakOnChange(ctx context.Context, a *breakOnChangeArgs) (*breakOnChangeResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Expression == "" {
+		return nil, userError(`pass the expression to watch, e.g. "cart"`, "expression is required")
+	}
+	res, err := sess.BreakOnChange(ctx, session.ChangeRequest{
+		Expression: a.Expression, FrameID: a.FrameID.Ptr(), MaxSteps: int(a.MaxSteps), Timeout: millis(a.Timeout),
+	})
+	if err != nil {
+		return nil, err
+	}
+	var prefix string
+	switch {
+	case res.Changed && res.ChangedBy != nil:
+		prefix = fmt.Sprintf("%s changed from %s to %s at %s:%d (found by %s).", a.Expression, res.From, res.To, filepath.Base(res.ChangedBy.File), res.ChangedBy.Line, res.Method)
+	case res.Changed:
+		prefix = fmt.Sprintf("%s changed from %s to %s (found by %s).", a.Expression, res.From, res.To, res.Method)
+	default:
+		prefix = fmt.Sprintf("%s did not change: %s.", a.Expression, res.Why)
+	}
+	out := &breakOnChangeResult{
+		runResult: *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
+		Changed:   res.Changed, From: res.From, To: res.To, Method: res.Method, Steps: res.Steps, ChangedBy: res.ChangedBy, Why: res.Why,
+	}
+	return out, nil
+}

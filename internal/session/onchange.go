@@ -1,0 +1,252 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/go-dap"
+)
+
+// ChangeRequest asks where the value of Expression, seen from FrameID (the
+// current stop's frame when nil), next changes.
+type ChangeRequest struct {
+	Expression string
+	FrameID    *int
+	// MaxSteps and Timeout bound the search by stepping.
+	MaxSteps int
+	Timeout  time.Duration
+}
+
+// Defaults for ChangeRequest's bounds.
+const (
+	DefaultChangeMaxSteps = 1000
+	DefaultChangeTimeout  = 30 * time.Second
+)
+
+// Ways break_on_change finds a change.
+const (
+	ByDataBreakpoint = "data breakpoint"
+	BySteps          = "single steps"
+)
+
+// ChangeResult is where the value changed, or why the search stopped
+// without finding it.
+type ChangeResult struct {
+	Snapshot *Snapshot
+	Changed  bool
+	From     string
+	To       string
+	// Method is ByDataBreakpoint or BySteps.
+	Method string
+	Steps  int
+	// ChangedBy is the line that was running when the value changed: the
+	// line stepped over when stepping, the writing line for a data
+	// breakpoint.
+	ChangedBy *Location
+	// Why explains a search that ended without a change.
+	Why string
+}
+
+// BreakOnChange runs until the expression's value changes: with a data
+// breakpoint where the adapter offers one for it, else by single steps
+// (into calls) that compare the value in the same frame after each, until
+// maxSteps or timeout. It leaves the program paused where it found the
+// change, or where the search stopped.
+func (s *Session) BreakOnChange(ctx context.Context, req ChangeRequest) (*ChangeResult, error) {
+	if req.MaxSteps <= 0 {
+		req.MaxSteps = DefaultChangeMaxSteps
+	}
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultChangeTimeout
+	}
+	r, st, err := s.pausedStop(ctx, "watch a value for a change")
+	if err != nil {
+		return nil, err
+	}
+	idx := st.top
+	if req.FrameID != nil {
+		idx = -1
+		for i, f := range st.frames {
+			if f.Id == *req.FrameID {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil, errorf("pass a frameId from get_stack_trace of the current stop", "frame %d is not on the current stack", *req.FrameID)
+		}
+	}
+	if len(st.frames) == 0 {
+		return nil, errorf("try again after a step", "no stack to evaluate %q in", req.Expression)
+	}
+	target := frameRef{fromBottom: st.depth - 1 - idx, name: st.frames[idx].Name}
+	before, err := evalRaw(ctx, r, st.frames[idx].Id, req.Expression)
+	if err != nil {
+		return nil, adapterError(fmt.Sprintf("evaluate %q", req.Expression), err, "watch an expression that can be evaluated in this frame (get_local_variables lists its names)")
+	}
+	if r.caps.SupportsDataBreakpoints && r.conn.Quirks.Supports("dataBreakpointInfo") {
+		if res, ok := s.changeByDataBreakpoint(ctx, r, st, req, target, before); ok {
+			return res, nil
+		}
+	}
+	return s.changeBySteps(ctx, r, st, req, target, before)
+}
+
+// frameRef finds a frame again after steps: by its distance from the
+// bottom of the stack, which calls and returns above it do not change.
+type frameRef struct {
+	fromBottom int
+	name       string
+}
+
+// frameIn returns the frame's id in a later stop, or false once the frame
+// has returned.
+func (f frameRef) frameIn(ctx context.Context, r *run, st *Stop) (int, bool) {
+	i := st.depth - 1 - f.fromBottom
+	if i < 0 {
+		return 0, false
+	}
+	if i < len(st.frames) {
+		return st.frames[i].Id, true
+	}
+	var stack dap.StackTraceResponseBody
+	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": i, "levels": 1}, &stack); err != nil || len(stack.StackFrames) == 0 {
+		return 0, false
+	}
+	return stack.StackFrames[0].Id, true
+}
+
+func evalRaw(ctx context.Context, r *run, frameID int, expression string) (string, error) {
+	exprContext := r.conn.Quirks.EvaluateContext
+	if exprContext == "" {
+		exprContext = "watch"
+	}
+	var body dap.EvaluateResponseBody
+	err := r.call(ctx, "evaluate", map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}, &body)
+	return body.Result, err
+}
+
+// changeByDataBreakpoint sets a write data breakpoint on the expression and
+// continues; false when the adapter cannot watch this expression (it is
+// not a variable in memory), so that stepping takes over.
+func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, bool) {
+	frameID := st.frames[st.depth-1-target.fromBottom].Id
+	dbp, _, err := s.SetDataBreakpoint(ctx, req.Expression, &frameID, "write")
+	if err != nil {
+		return nil, false
+	}
+	defer s.removeDataBreakpoint(ctx, r, dbp.ID)
+	res := &ChangeResult{Method: ByDataBreakpoint, From: shown(req.Expression, before)}
+	snap, err := s.Resume(ctx, Continue, st.ThreadID, WaitOptions{Wait: true, Timeout: req.Timeout})
+	if err != nil {
+		res.Why = err.Error()
+		res.Snapshot = s.snapshotNow(ctx)
+		return res, true
+	}
+	res.Snapshot = snap
+	switch {
+	case snap.TimedOut:
+		res.Why = "the value did not change within the timeout; the program is still running"
+	case snap.State != StatePaused:
+		res.Why = "the program ended before the value changed"
+	default:
+		s.mu.Lock()
+		cur := s.stop
+		s.mu.Unlock()
+		if cur == nil {
+			res.Why = "the program moved on"
+			break
+		}
+		res.ChangedBy = snap.Location
+		res.Changed = snap.StopReason == "data breakpoint"
+		if id, ok := target.frameIn(ctx, r, cur); ok {
+			if now, err := evalRaw(ctx, r, id, req.Expression); err == nil {
+				res.To = shown(req.Expression, now)
+				res.Changed = res.Changed || now != before
+			}
+		}
+		if !res.Changed {
+			res.Why = "something else stopped the program first (" + snap.StopReason + ")"
+		}
+	}
+	return res, true
+}
+
+// changeBySteps steps into every call and compares the value in the same
+// frame after each step.
+func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
+	res := &ChangeResult{Method: BySteps, From: shown(req.Expression, before)}
+	deadline := time.Now().Add(req.Timeout)
+	prev := locationOf(st)
+	thread := st.ThreadID
+	for res.Steps < req.MaxSteps {
+		left := time.Until(deadline)
+		if left <= 0 {
+			res.Why = fmt.Sprintf("timeout: %d steps in %s without a change", res.Steps, req.Timeout)
+			break
+		}
+		gen, err := s.resume(ctx, StepInto, thread)
+		if err != nil {
+			return nil, err
+		}
+		res.Steps++
+		settled, err := s.waitSettled(ctx, gen, left)
+		if err != nil {
+			return nil, err
+		}
+		if !settled {
+			res.Why = fmt.Sprintf("step %d did not finish within the timeout (the program may be waiting for input); it is running", res.Steps)
+			break
+		}
+		s.mu.Lock()
+		cur := s.stop
+		s.mu.Unlock()
+		if cur == nil {
+			res.Why = fmt.Sprintf("the program ended after %d steps without the value changing", res.Steps)
+			break
+		}
+		select {
+		case <-cur.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if cur.Reason == "exception" {
+			res.Why = "an exception stopped the program first"
+			break
+		}
+		id, ok := target.frameIn(ctx, r, cur)
+		if !ok {
+			res.Why = fmt.Sprintf("%s returned after %d steps without the value changing", target.name, res.Steps)
+			break
+		}
+		now, err := evalRaw(ctx, r, id, req.Expression)
+		if err == nil && now != before {
+			res.Changed, res.To, res.ChangedBy = true, shown(req.Expression, now), prev
+			break
+		}
+		prev = locationOf(cur)
+	}
+	if res.Why == "" && !res.Changed {
+		res.Why = fmt.Sprintf("maxSteps (%d) reached without the value changing", req.MaxSteps)
+	}
+	res.Snapshot = s.snapshotNow(ctx)
+	return res, nil
+}
+
+// shown is a value as an answer shows it.
+func shown(name, value string) string {
+	v, _, _ := shapeValue(name, value, 0, snapshotValueLen)
+	return v
+}
+
+func locationOf(st *Stop) *Location {
+	if len(st.frames) == 0 {
+		return nil
+	}
+	f := st.frames[st.top]
+	l := &Location{Line: f.Line, Column: f.Column, Function: f.Name}
+	if f.Source != nil {
+		l.File = f.Source.Path
+	}
+	return l
+}
