@@ -282,3 +282,32 @@ func TestPythonBreakOnChangeFindsTheMutatingLine(t *testing.T) {
 	}
 	h.fail("break_on_change", map[string]any{"sessionId": id, "expression": "no_such_name"}, "no_such_name")
 }
+
+func TestPythonTraceFunctionRecordsArgumentsAndReturns(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "agent.py")
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "discount"})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(0) {
+		t.Fatalf("a traced function never stops the program for the agent: %v", end)
+	}
+	entries := h.ok("get_trace", map[string]any{"sessionId": id}).list("entries")
+	if len(entries) != 6 {
+		t.Fatalf("want 3 calls and 3 returns, got %v", entries)
+	}
+	for n, price := range []string{"10", "20", "30"} {
+		call, ret := entries[2*n], entries[2*n+1]
+		args := map[string]string{}
+		for _, v := range call.list("values") {
+			args[v.str("name")] = v.str("value")
+		}
+		if call.str("kind") != "call" || call.str("function") != "discount" || args["price"] != price || args["rate"] != "0.5" {
+			t.Errorf("call %d: %v", n, call)
+		}
+		want := []string{"5.0", "10.0", "15.0"}[n]
+		if ret.str("kind") != "return" || ret.num("call") != call.num("seq") || ret.obj("return").str("value") != want {
+			t.Errorf("return %d: want %s: %v", n, want, ret)
+		}
+	}
+}

@@ -72,6 +72,7 @@ func New(opts Options) *Server {
 	s.addWatchTools()
 	s.addRunToTool()
 	s.addTraceTools()
+	s.addTraceFunctionTool()
 	s.addBreakOnChangeTool()
 	s.addOutputResource()
 	return s

@@ -62,3 +62,42 @@ func (s *Server) getTrace(ctx context.Context, a *getTraceArgs) (*getTraceResult
 	}
 	return &getTraceResult{Success: true, Entries: entries, Count: len(entries), NextSince: page.NextSince, More: page.More, Dropped: page.Dropped, Message: msg}, nil
 }
+
+type traceFunctionArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Function  string `json:"function" jsonschema:"function to trace, named as for a function breakpoint (e.g. discount, main.weigh)"`
+	MaxCalls  Int    `json:"maxCalls,omitempty" jsonschema:"stop tracing after this many calls (default: no limit)"`
+}
+
+type traceFunctionResult struct {
+	Success      bool   `json:"success"`
+	BreakpointID int    `json:"breakpointId"`
+	Function     string `json:"function"`
+	Verified     bool   `json:"verified"`
+	Message      string `json:"message"`
+}
+
+func (s *Server) addTraceFunctionTool() {
+	addTool(s, "trace_function",
+		"Record every call of a function (its arguments) and its return value into the trace buffer (get_trace), without the program stopping for the agent. Return values come from what the debugger shows after stepping out (Python's (return), Go's ~r0, lldb's return value). remove_breakpoint with the breakpointId stops tracing.",
+		s.traceFunction)
+}
+
+func (s *Server) traceFunction(ctx context.Context, a *traceFunctionArgs) (*traceFunctionResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if a.MaxCalls < 0 {
+		return nil, userError("pass maxCalls as a positive count, or leave it out", "maxCalls is negative")
+	}
+	fb, err := sess.TraceFunction(ctx, a.Function, int(a.MaxCalls))
+	if err != nil {
+		return nil, err
+	}
+	msg := fmt.Sprintf("Tracing %s (breakpoint %d): calls and returns go to get_trace.", fb.FunctionName, fb.ID)
+	if fb.Message != "" {
+		msg += " " + fb.Message
+	}
+	return &traceFunctionResult{Success: true, BreakpointID: fb.ID, Function: fb.FunctionName, Verified: fb.Verified, Message: msg}, nil
+}

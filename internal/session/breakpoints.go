@@ -45,6 +45,11 @@ type FunctionBreakpoint struct {
 	Verified     bool   `json:"verified"`
 	Message      string `json:"message,omitempty"`
 	Temporary    bool   `json:"temporary,omitempty"`
+	// Trace: the breakpoint records calls and returns (trace_function)
+	// instead of stopping, MaxCalls of them (0: no limit); Calls counts.
+	Trace    bool `json:"trace,omitempty"`
+	MaxCalls int  `json:"maxCalls,omitempty"`
+	Calls    int  `json:"calls,omitempty"`
 
 	adapterID int
 }

@@ -150,6 +150,26 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		}
 	}
 	if r.resuming == Continue || r.resuming == "" {
+		// Stops the session answers itself, which the agent never sees:
+		// traced calls, their returns, tracepoints without logpoints.
+		fb := s.tracedCallLocked(r, st)
+		if fb != nil || s.r != r {
+			s.mu.Unlock()
+			if fb != nil {
+				s.traceCall(r, st, fb)
+			}
+			return
+		}
+		if len(r.returns) > 0 {
+			if s.traceReturnLocked(r, st) {
+				return
+			}
+			s.mu.Lock()
+			if s.r != r {
+				s.mu.Unlock()
+				return
+			}
+		}
 		// May release s.mu to ask the adapter where the stop is.
 		tps := s.tracepointsHitLocked(r, st)
 		if tps != nil || s.r != r {

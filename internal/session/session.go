@@ -251,6 +251,9 @@ type run struct {
 	// last continue: what Quirks.BeforeContinue exists to clean up.
 	resuming        string
 	stepInterrupted bool
+	// returns are the traced calls being stepped out of, innermost last
+	// (guarded by the session's mutex; see tracefn.go).
+	returns []pendingReturn
 
 	mu          sync.Mutex
 	terminals   []*proc.Process // programs started through runInTerminal

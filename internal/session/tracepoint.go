@@ -144,17 +144,23 @@ func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
 
 // topLocation is the source path and line of a thread's top frame.
 func topLocation(r *run, threadID int) (string, int) {
+	f, ok := topFrame(r, threadID)
+	if !ok || f.Source == nil {
+		return "", f.Line
+	}
+	return f.Source.Path, f.Line
+}
+
+// topFrame is a thread's top frame, its name as the session shows it.
+func topFrame(r *run, threadID int) (dap.StackFrame, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	var stack dap.StackTraceResponseBody
 	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil || len(stack.StackFrames) == 0 {
-		return "", 0
+		return dap.StackFrame{}, false
 	}
-	f := stack.StackFrames[0]
-	if f.Source == nil {
-		return "", f.Line
-	}
-	return f.Source.Path, f.Line
+	renameFrames(stack.StackFrames, r.conn.Quirks)
+	return stack.StackFrames[0], true
 }
 
 // traceAndContinue answers a stop at tracepoints for an adapter without
