@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -109,6 +110,51 @@ type Builtin interface {
 	ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger) error
 }
 
+// TestRunner is implemented by adapters that can run their language's test
+// runner under the debugger (the debug_test tool).
+type TestRunner interface {
+	// TestPlan says how to run the tests in req.Path (one named test when
+	// req.Name is set) so that a failure stops the program; an error says
+	// what is missing (the runner itself, say) and how to install it.
+	TestPlan(ctx context.Context, req TestRequest) (*TestPlan, error)
+}
+
+// TestRequest is what debug_test asks for. Path is absolute.
+type TestRequest struct {
+	Path           string
+	Name           string
+	ExecutablePath string
+}
+
+// TestPlan is a launch that runs tests, and how to read a failure.
+type TestPlan struct {
+	// Runner names the test runner ("pytest", "go test").
+	Runner string
+	// Program, Args, Cwd and Extra are launched as start_debugging would
+	// (Extra as dapLaunchArgs).
+	Program string
+	Args    []string
+	Cwd     string
+	Extra   map[string]any
+	// ExecutablePath is the runtime to run them with, when the plan chose
+	// one (an interpreter that has the test runner).
+	ExecutablePath string
+	// BreakOnExceptions is the engine's mode for the run.
+	BreakOnExceptions string
+	// FunctionBreakpoints catch failures that are not exceptions (Go's
+	// t.Errorf calls testing.(*common).Fail).
+	FunctionBreakpoints []string
+	// TestNameExpression evaluates, at the failure, to the running test's
+	// name; empty means the test frame's function name.
+	TestNameExpression string
+	// TestFrame marks the frame of the test itself among the failure's
+	// stack, which the snapshot then shows; nil means the stop's own.
+	TestFrame func(name, path string) bool
+	// FailureOutput matches the output line carrying the failure message,
+	// for runners that print it rather than raise it.
+	FailureOutput *regexp.Regexp
+}
+
 // Connection is a started debug adapter, ready for initialize.
 type Connection struct {
 	// Transport carries DAP messages.
@@ -187,6 +233,9 @@ type Quirks struct {
 	// locations): lldb-dap leaves Rust's hash suffixes and legacy symbol
 	// escapes in names ("main::h038dc…", "$u7b$$u7b$closure$u7d$$u7d$").
 	FrameName func(name string) string
+	// ExceptionID, when set, cleans the exception id of an exceptionInfo
+	// answer (debugpy appends a note about where execution is paused).
+	ExceptionID func(id string) string
 	// InternalFrame, when set, marks further frames as the runtime's own
 	// (besides those without source or hinted "subtle"/"label"): stack
 	// traces leave them out unless the agent asks for internals, and an

@@ -3,11 +3,14 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // Integration tests of the agent tools (watches, changes, run_to, answer
@@ -309,5 +312,32 @@ func TestPythonTraceFunctionRecordsArgumentsAndReturns(t *testing.T) {
 		if ret.str("kind") != "return" || ret.num("call") != call.num("seq") || ret.obj("return").str("value") != want {
 			t.Errorf("return %d: want %s: %v", n, want, ret)
 		}
+	}
+}
+
+func TestPythonDebugTestStopsAtTheFailingAssertion(t *testing.T) {
+	h := newHarness(t)
+	testenv.RequireAdapter(t, "python")
+	file := pythonProgram(t, filepath.Join("tests", "test_cart.py"))
+	res := h.ok("debug_test", map[string]any{"language": "python", "path": file})
+	test := res.obj("test")
+	if test.str("runner") != "pytest" || test["failed"] != true || test.str("name") != "test_cart.py::test_total_with_discount" && !strings.HasSuffix(test.str("name"), "::test_total_with_discount") {
+		t.Fatalf("debug_test names the failing test: %v", res)
+	}
+	if m := test.str("message"); !strings.HasPrefix(m, "AssertionError: discounted total") || !strings.Contains(m, "assert 30.0 == 40") {
+		t.Errorf("the assertion's message: %q", test.str("message"))
+	}
+	wantStop(t, res, "exception", 15)
+	if l := res.vars("locals"); l["got"] != "30.0" || res.obj("location").str("function") != "test_total_with_discount" {
+		t.Errorf("the snapshot shows the test's locals: %v", l)
+	}
+	id := res.str("sessionId")
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "total(prices, 0)"}); ev.str("result") != "60" {
+		t.Errorf("the session stays open for inspection: %v", ev)
+	}
+
+	passing := h.ok("debug_test", map[string]any{"language": "python", "path": file, "name": "test_total_without_discount"})
+	if pt := passing.obj("test"); pt["passed"] != true || pt["failed"] != false || passing.str("state") != "stopped" {
+		t.Errorf("a passing test: %v", passing)
 	}
 }

@@ -74,6 +74,7 @@ func New(opts Options) *Server {
 	s.addTraceTools()
 	s.addTraceFunctionTool()
 	s.addBreakOnChangeTool()
+	s.addDebugTestTool()
 	s.addOutputResource()
 	return s
 }

@@ -66,7 +66,7 @@ func (s *Session) prefetch(r *run, st *Stop) {
 			defer wg.Done()
 			var body dap.ExceptionInfoResponseBody
 			if err := r.call(ctx, "exceptionInfo", map[string]any{"threadId": st.ThreadID}, &body); err == nil {
-				st.exception = exceptionFromDAP(body)
+				st.exception = exceptionFromDAP(body, r.conn.Quirks)
 			}
 		}()
 	}
@@ -198,8 +198,12 @@ type ExceptionInfo struct {
 	StackTrace  string `json:"stackTrace,omitempty"`
 }
 
-func exceptionFromDAP(b dap.ExceptionInfoResponseBody) *ExceptionInfo {
-	info := &ExceptionInfo{ExceptionID: b.ExceptionId, Description: b.Description, BreakMode: string(b.BreakMode)}
+func exceptionFromDAP(b dap.ExceptionInfoResponseBody, q adapter.Quirks) *ExceptionInfo {
+	id := b.ExceptionId
+	if q.ExceptionID != nil {
+		id = q.ExceptionID(id)
+	}
+	info := &ExceptionInfo{ExceptionID: id, Description: b.Description, BreakMode: string(b.BreakMode)}
 	if b.Details != nil {
 		info.TypeName = b.Details.TypeName
 		info.Message = b.Details.Message

@@ -22,6 +22,11 @@ const (
 	BreakUncaught = "uncaught"
 	BreakAll      = "all"
 	BreakNone     = "none"
+	// BreakUserUnhandled also stops on exceptions that leave the user's
+	// code into a library that catches them (a test runner catching a
+	// failed assertion), where the adapter can tell (debugpy's
+	// userUnhandled); elsewhere it is uncaught.
+	BreakUserUnhandled = "userUnhandled"
 )
 
 // WaitOptions say whether a run-control call waits for the next stop, and
@@ -50,6 +55,8 @@ type LaunchSpec struct {
 	StopOnEntry       bool
 	BreakOnExceptions string
 	DapLaunchArgs     map[string]any
+	// ExecutablePath overrides the session's runtime for this launch.
+	ExecutablePath string
 }
 
 // AttachSpec is what attach_to_process asks for.
@@ -109,13 +116,17 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 }
 
 func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
+	exe := s.opts.ExecutablePath
+	if spec.ExecutablePath != "" {
+		exe = spec.ExecutablePath
+	}
 	return adapter.LaunchConfig{
 		Program:           spec.Program,
 		Args:              spec.Args,
 		Cwd:               spec.Cwd,
 		Env:               spec.Env,
 		StopOnEntry:       spec.StopOnEntry,
-		ExecutablePath:    s.opts.ExecutablePath,
+		ExecutablePath:    exe,
 		Extra:             merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
 		Logger:            s.log,
 		BreakOnExceptions: spec.BreakOnExceptions,
@@ -471,6 +482,8 @@ func exceptionFilters(mode string, offered []dap.ExceptionBreakpointsFilter) []s
 	switch mode {
 	case BreakNone:
 		return []string{}
+	case BreakUserUnhandled:
+		return append(has(func(id string) bool { return id == "userunhandled" }), uncaught...)
 	case BreakAll:
 		all := has(func(id string) bool {
 			return id == "all" || id == "raised" || id == "any" || strings.Contains(id, "throw") || strings.Contains(id, "uncaught") || id == "panic"

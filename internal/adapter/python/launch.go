@@ -192,6 +192,10 @@ func launchArguments(cfg adapter.LaunchConfig, cwd string, env map[string]any) m
 		"showReturnValue": true,
 	}
 	maps.Copy(args, cfg.Extra)
+	if _, module := cfg.Extra["module"]; module {
+		// A module launch (python -m pytest) names no program.
+		delete(args, "program")
+	}
 	args["env"] = env
 	return args
 }

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+type debugTestArgs struct {
+	Language       string `json:"language,omitempty" jsonschema:"language of the tests (python: pytest; go: go test); not needed with sessionId"`
+	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's working directory)"`
+	Name           string `json:"name,omitempty" jsonschema:"only this test (pytest: test_name or Class::test_name; go: TestName)"`
+	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session instead of creating one"`
+	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
+	Timeout        Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the failure or the end (default 60000)"`
+	shapeArgs
+}
+
+type testInfo struct {
+	Runner  string `json:"runner"`
+	Failed  bool   `json:"failed"`
+	Passed  bool   `json:"passed"`
+	Name    string `json:"name,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+type debugTestResult struct {
+	runResult
+	SessionID string   `json:"sessionId"`
+	Test      testInfo `json:"test"`
+}
+
+// defaultTestTimeout allows for building and collecting the tests.
+const defaultTestTimeout = 60000
+
+func (s *Server) addDebugTestTool() {
+	addTool(s, "debug_test",
+		"Run a failing test under the debugger and stop at the failure: the test runner (pytest for Python, go test for Go) runs with failed assertions and exceptions stopping. Returns the failing test's name, the assertion's message and the snapshot at the test's own frame (locals, source, output). Creates a session unless sessionId is given; the session stays open for inspection.",
+		s.debugTest)
+}
+
+func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestResult, error) {
+	if a.Path == "" {
+		return nil, userError("pass path, the test file or directory", "path is required")
+	}
+	var sess *session.Session
+	var err error
+	if a.SessionID != "" {
+		sess, err = s.session(a.SessionID)
+	} else {
+		if a.Language == "" {
+			return nil, userError("pass language (python, go), or the sessionId of a session created for it", "language is required")
+		}
+		sess, err = s.sessions.Create(a.Language, session.Options{Name: "test " + filepath.Base(a.Path), ExecutablePath: s.absExecutable(a.ExecutablePath)})
+	}
+	if err != nil {
+		return nil, err
+	}
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = defaultTestTimeout
+	}
+	res, err := sess.DebugTest(ctx, adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath)},
+		session.WaitOptions{Wait: true, Timeout: millis(timeout)})
+	if err != nil {
+		if a.SessionID == "" {
+			s.sessions.Close(sess.ID)
+		}
+		return nil, err
+	}
+	var prefix string
+	switch {
+	case res.Failed && res.Name != "":
+		prefix = fmt.Sprintf("Test %s failed: %s.", res.Name, orUnknown(res.Message))
+	case res.Failed:
+		prefix = fmt.Sprintf("A test failed: %s.", orUnknown(res.Message))
+	case res.Passed:
+		prefix = "The tests passed: nothing to debug."
+	}
+	return &debugTestResult{
+		runResult: *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
+		SessionID: sess.ID,
+		Test:      testInfo{Runner: res.Runner, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message},
+	}, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "no message"
+	}
+	return s
+}

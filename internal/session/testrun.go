@@ -1,0 +1,209 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+// TestResult is what debug_test found: the failure's stop, or that the
+// tests passed.
+type TestResult struct {
+	Snapshot *Snapshot
+	Runner   string
+	// Failed: the program stopped at a failure (an exception, a failed
+	// assertion, a test marked failed).
+	Failed bool
+	// Passed: the tests ran to the end and the runner exited with 0.
+	Passed bool
+	// Name is the failing test's name, Message the failure's message.
+	Name    string
+	Message string
+}
+
+// failureOutputWait bounds the wait for a runner's printed failure message,
+// which may reach us just after the stop.
+const failureOutputWait = time.Second
+
+// DebugTest runs the language's test runner under the debugger and returns
+// the snapshot at the first failure, focused on the test's own frame.
+func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait WaitOptions) (*TestResult, error) {
+	tr, ok := s.adapter.(adapter.TestRunner)
+	if !ok {
+		return nil, errorf("set breakpoints and start_debugging the test program instead", "debug_test is not available for %s", s.Language.DisplayName)
+	}
+	plan, err := tr.TestPlan(ctx, req)
+	if err != nil {
+		var ua *adapter.UnavailableError
+		if errors.As(err, &ua) {
+			return nil, &Error{Msg: ua.Error(), Hint: "install it with: " + ua.InstallHint, Err: err}
+		}
+		return nil, &Error{Msg: fmt.Sprintf("cannot run the tests in %s: %v", req.Path, err), Hint: "pass the path of a test file or directory", Err: err}
+	}
+	for _, fn := range plan.FunctionBreakpoints {
+		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, Temporary: true}); err != nil {
+			return nil, err
+		}
+	}
+	started, err := s.Start(ctx, LaunchSpec{
+		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, DapLaunchArgs: plan.Extra,
+		ExecutablePath: plan.ExecutablePath, BreakOnExceptions: plan.BreakOnExceptions,
+	}, wait)
+	if err != nil {
+		return nil, err
+	}
+	snap := started.Snapshot
+	res := &TestResult{Snapshot: snap, Runner: plan.Runner}
+	switch snap.State {
+	case StateStopped:
+		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0
+		return res, nil
+	case StatePaused:
+	default:
+		return res, nil
+	}
+	res.Failed = true
+	if plan.TestFrame != nil && s.focus(ctx, plan.TestFrame) {
+		// Rebuilt for the test's frame; the output was already taken.
+		out, note := snap.Output, snap.OutputNote
+		snap = s.snapshotNow(ctx)
+		snap.Output, snap.OutputNote = append(out, snap.Output...), note
+		res.Snapshot = snap
+	}
+	if l := snap.Location; l != nil {
+		res.Name = l.Function
+	}
+	if plan.TestNameExpression != "" {
+		if name := s.evalInShownFrame(ctx, plan.TestNameExpression); name != "" {
+			res.Name = name
+		}
+	}
+	if ex := snap.Exception; ex != nil {
+		res.Message = joinNonEmpty(": ", firstNonEmpty(ex.ExceptionID, ex.TypeName), firstNonEmpty(ex.Message, ex.Description))
+	}
+	if res.Message == "" && plan.FailureOutput != nil {
+		res.Message = s.failureLine(ctx, snap, plan)
+	}
+	return res, nil
+}
+
+// evalInShownFrame evaluates an expression in the frame the current stop
+// shows, returning its value without quotes ("" on any failure).
+func (s *Session) evalInShownFrame(ctx context.Context, expression string) string {
+	r, st, err := s.pausedStop(ctx, "evaluate")
+	if err != nil || len(st.frames) == 0 {
+		return ""
+	}
+	v, err := evalRaw(ctx, r, st.frames[st.top].Id, expression)
+	if err != nil {
+		return ""
+	}
+	v = strings.Trim(v, `'"`)
+	// pytest's PYTEST_CURRENT_TEST ends with the phase: " (call)".
+	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {
+		v = v[:i]
+	}
+	return v
+}
+
+// failureLine finds the runner's printed failure message in the output the
+// snapshot carries, or that arrives shortly after.
+func (s *Session) failureLine(ctx context.Context, snap *Snapshot, plan *adapter.TestPlan) string {
+	for _, e := range snap.Output {
+		if m := plan.FailureOutput.FindString(e.Output); m != "" {
+			return strings.TrimSpace(m)
+		}
+	}
+	deadline := time.Now().Add(failureOutputWait)
+	since := uint64(0)
+	if n := len(snap.Output); n > 0 {
+		since = snap.Output[n-1].Seq
+	}
+	for time.Now().Before(deadline) {
+		wctx, cancel := context.WithDeadline(ctx, deadline)
+		s.out.Wait(wctx, since)
+		cancel()
+		page := s.out.FinishedSince(since, 0)
+		for _, e := range page.Entries {
+			if m := plan.FailureOutput.FindString(e.Output); m != "" {
+				return strings.TrimSpace(m)
+			}
+		}
+		if len(page.Entries) == 0 {
+			// An unfinished line is stored once it settles.
+			select {
+			case <-time.After(settleTime):
+			case <-ctx.Done():
+				return ""
+			}
+		}
+		since = page.NextSince
+	}
+	return ""
+}
+
+// focus makes the current stop show the first frame pred accepts, with its
+// locals; false when no frame does or it is already shown.
+func (s *Session) focus(ctx context.Context, pred func(name, path string) bool) bool {
+	r, st, err := s.pausedStop(ctx, "select a frame")
+	if err != nil {
+		return false
+	}
+	idx := -1
+	for i, f := range st.frames {
+		path := ""
+		if f.Source != nil {
+			path = f.Source.Path
+		}
+		if pred(f.Name, path) {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 || idx == st.top {
+		return false
+	}
+	nst := &Stop{
+		Reason: st.Reason, Description: st.Description, Text: st.Text, ThreadID: st.ThreadID,
+		AllThreadsStopped: st.AllThreadsStopped, HitBreakpointIDs: st.HitBreakpointIDs, Time: st.Time,
+		ready: make(chan struct{}), noExceptionInfo: st.noExceptionInfo,
+		frames: st.frames, top: idx, depth: st.depth, exception: st.exception,
+	}
+	if scopes, err := fetchScopes(ctx, r, st.frames[idx].Id); err != nil {
+		nst.localsErr = err
+	} else if sc := localsScope(scopes); sc != nil {
+		nst.scopes, nst.localsRef, nst.localsName = scopes, sc.VariablesReference, sc.Name
+		nst.locals, nst.localsErr = fetchVariables(ctx, r, sc.VariablesReference, 0, 0)
+	}
+	close(nst.ready)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop != st {
+		return false
+	}
+	s.stop, s.last = nst, nst
+	return true
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func joinNonEmpty(sep string, vals ...string) string {
+	var out []string
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); v != "" && !strings.Contains(strings.Join(out, sep), v) {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, sep)
+}

@@ -1,0 +1,3 @@
+module example.com/failing
+
+go 1.22
