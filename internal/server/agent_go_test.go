@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,3 +34,95 @@ func TestGoDebugTestStopsInTheFailingTest(t *testing.T) {
 		t.Errorf("a passing test: %v", passing)
 	}
 }
+
+func TestGoWatchesChangesAndRunTo(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	dir := goProgram(t, "loop")
+	src := goProgram(t, "loop", "main.go")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 27})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": dir}), "breakpoint", 27)
+	if w := h.ok("add_watch", map[string]any{"sessionId": id, "expression": "total*2"}).obj("watch"); w.str("value") != "0" {
+		t.Errorf("add_watch: %v", w)
+	}
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 27)
+	third := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, third, "breakpoint", 27)
+	if from, to, ok := changeOf(third, "total"); !ok || from != "0" || to != "3" {
+		t.Errorf("total should change 0 -> 3: %v", third["changed"])
+	}
+	if from, to, ok := changeOf(third, "total*2"); !ok || from != "0" || to != "6" {
+		t.Errorf("the watch should change 0 -> 6: %v", third["changed"])
+	}
+	if blocked := h.ok("run_to", map[string]any{"sessionId": id, "file": src, "line": 29}); blocked["reached"] != false {
+		t.Errorf("the breakpoint on line 27 comes first: %v", blocked)
+	}
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "breakpointId": bp.num("breakpointId")})
+	reached := h.ok("run_to", map[string]any{"sessionId": id, "file": src, "statement": `fmt.Println("total"`})
+	if reached["reached"] != true || reached.obj("location").num("line") != 29 || reached.vars("locals")["total"] != "30" {
+		t.Errorf("run_to by statement: %v", reached)
+	}
+}
+
+func TestGoTracepointsAndFunctionTrace(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	dir := goProgram(t, "loop")
+	src := goProgram(t, "loop", "main.go")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 25, "collect": []string{"i", "total"}})
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "weigh"})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": dir})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(3) {
+		t.Fatalf("neither tracepoints nor traces stop the program: %v", end)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Contains(out, "[Go ") || strings.Contains(out, "mcp-trace") || !strings.Contains(out, "weighing 4") {
+		t.Errorf("tracepoint reports, with Delve's logpoint prefix, stay out of the program's output: %q", out)
+	}
+	var hits, calls, returns []result
+	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
+		switch e.str("kind") {
+		case "hit":
+			hits = append(hits, e)
+		case "call":
+			calls = append(calls, e)
+		case "return":
+			returns = append(returns, e)
+		}
+	}
+	if len(hits) != 5 || len(calls) != 5 || len(returns) != 5 {
+		t.Fatalf("want 5 hits, calls and returns: %d %d %d", len(hits), len(calls), len(returns))
+	}
+	total := 0
+	for i := range 5 {
+		if v := hits[i].list("values"); v[0].str("value") != itoa(i) || v[1].str("value") != itoa(total) {
+			t.Errorf("hit %d: %v", i, hits[i])
+		}
+		args := map[string]string{}
+		for _, v := range calls[i].list("values") {
+			args[v.str("name")] = v.str("value")
+		}
+		if args["item"] != itoa(i) || args["factor"] != "3" {
+			t.Errorf("call %d: %v", i, calls[i])
+		}
+		// Delve's DAP server shows no return value after a step out (its
+		// ~r0 local lives only inside the function): the entry says so.
+		if returns[i]["return"] != nil || !strings.Contains(returns[i].str("note"), "no return value") {
+			t.Errorf("return %d: %v", i, returns[i])
+		}
+		total += i * 3
+	}
+}
+
+func TestGoBreakOnChange(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	src := goProgram(t, "loop", "main.go")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
+	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
+	if found["changed"] != true || found.str("from") != "0" || found.str("to") != "3" || found.obj("changedBy").num("line") != 27 {
+		t.Fatalf("break_on_change should find total += weigh(i, 3) on its second pass: %v", found)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

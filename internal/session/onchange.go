@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -127,8 +128,10 @@ func evalRaw(ctx context.Context, r *run, frameID int, expression string) (strin
 }
 
 // changeByDataBreakpoint sets a write data breakpoint on the expression and
-// continues; false when the adapter cannot watch this expression (it is
-// not a variable in memory), so that stepping takes over.
+// continues until a write changes the value (a write of the same value
+// stops too, and is passed over); false when the adapter cannot watch
+// this expression (it is not a variable in memory), so that stepping
+// takes over.
 func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, bool) {
 	frameID := st.frames[st.depth-1-target.fromBottom].Id
 	dbp, _, err := s.SetDataBreakpoint(ctx, req.Expression, &frameID, "write")
@@ -137,38 +140,62 @@ func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, 
 	}
 	defer s.removeDataBreakpoint(ctx, r, dbp.ID)
 	res := &ChangeResult{Method: ByDataBreakpoint, From: shown(req.Expression, before)}
-	snap, err := s.Resume(ctx, Continue, st.ThreadID, WaitOptions{Wait: true, Timeout: req.Timeout})
-	if err != nil {
-		res.Why = err.Error()
-		res.Snapshot = s.snapshotNow(ctx)
-		return res, true
-	}
-	res.Snapshot = snap
-	switch {
-	case snap.TimedOut:
-		res.Why = "the value did not change within the timeout; the program is still running"
-	case snap.State != StatePaused:
-		res.Why = "the program ended before the value changed"
-	default:
+	deadline := time.Now().Add(req.Timeout)
+	thread := st.ThreadID
+	for res.Why == "" && !res.Changed {
+		left := time.Until(deadline)
+		if left <= 0 {
+			res.Why = "the value did not change within the timeout"
+			break
+		}
+		gen, err := s.resume(ctx, Continue, thread)
+		if err != nil {
+			res.Why = err.Error()
+			break
+		}
+		res.Steps++
+		settled, err := s.waitSettled(ctx, gen, left)
+		switch {
+		case err != nil:
+			res.Why = err.Error()
+		case !settled:
+			res.Why = "the value did not change within the timeout; the program is still running"
+		}
+		if res.Why != "" {
+			break
+		}
 		s.mu.Lock()
 		cur := s.stop
 		s.mu.Unlock()
 		if cur == nil {
-			res.Why = "the program moved on"
+			res.Why = "the program ended before the value changed"
 			break
 		}
-		res.ChangedBy = snap.Location
-		res.Changed = snap.StopReason == "data breakpoint"
+		select {
+		case <-cur.ready:
+		case <-ctx.Done():
+			res.Why = ctx.Err().Error()
+		}
+		if res.Why != "" {
+			break
+		}
+		res.ChangedBy = locationOf(cur)
+		now, nowErr := "", errors.New("the frame returned")
 		if id, ok := target.frameIn(ctx, r, cur); ok {
-			if now, err := evalRaw(ctx, r, id, req.Expression); err == nil {
-				res.To = shown(req.Expression, now)
-				res.Changed = res.Changed || now != before
-			}
+			now, nowErr = evalRaw(ctx, r, id, req.Expression)
 		}
-		if !res.Changed {
-			res.Why = "something else stopped the program first (" + snap.StopReason + ")"
+		switch {
+		case nowErr == nil && now != before:
+			res.Changed, res.To = true, shown(req.Expression, now)
+		case cur.Reason != "data breakpoint":
+			res.Why = "something else stopped the program first (" + cur.Reason + ")"
 		}
+		thread = cur.ThreadID
 	}
+	if !res.Changed {
+		res.ChangedBy = nil
+	}
+	res.Snapshot = s.snapshotNow(ctx)
 	return res, true
 }
 

@@ -61,7 +61,8 @@ func (s *Session) traceFromOutput(text string) string {
 			rest.WriteString(line)
 			continue
 		}
-		rest.WriteString(line[:i])
+		// The whole line is the logpoint's, with any prefix the adapter
+		// puts before the message (Delve's "> [Go 1]: ").
 		s.recordLogpointHit(strings.TrimRight(line[i+len(traceMarker):], "\r\n"))
 	}
 	return rest.String()
