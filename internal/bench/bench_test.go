@@ -26,6 +26,7 @@ import (
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/java"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
@@ -55,6 +56,7 @@ var targets = []target{
 	{"c", "testdata/native/c/loop.c", "testdata/native/c/loop.c", 40, "total + i"},
 	{"rust", "testdata/native/rust", "testdata/native/rust/src/main.rs", 18, "total + 1"},
 	{"ruby", "testdata/ruby/loop.rb", "testdata/ruby/loop.rb", 12, "total + i"},
+	{"javascript", "testdata/node/loop.js", "testdata/node/loop.js", 10, "total + i"},
 	{"java", "testdata/java/Hello.java", "testdata/java/Hello.java", 6, "i + count"},
 }
 
