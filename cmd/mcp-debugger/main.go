@@ -28,8 +28,10 @@ import (
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/java"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"

@@ -24,7 +24,9 @@ import (
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/java"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
@@ -54,6 +56,8 @@ var targets = []target{
 	{"c", "testdata/native/c/loop.c", "testdata/native/c/loop.c", 40, "total + i"},
 	{"rust", "testdata/native/rust", "testdata/native/rust/src/main.rs", 18, "total + 1"},
 	{"ruby", "testdata/ruby/loop.rb", "testdata/ruby/loop.rb", 12, "total + i"},
+	{"javascript", "testdata/node/loop.js", "testdata/node/loop.js", 10, "total + i"},
+	{"java", "testdata/java/Hello.java", "testdata/java/Hello.java", 6, "i + count"},
 }
 
 func abs(b *testing.B, rel string) string {
@@ -375,4 +379,58 @@ func evalContext(c string) string {
 		return "repl"
 	}
 	return c
+}
+
+// BenchmarkJavaJDWP compares the Java session through MCP with the same
+// work in raw JDWP against the same kind of JVM (the floor; see
+// rawJDWPSession), with and without TCP_QUICKACK on the raw socket.
+func BenchmarkJavaJDWP(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	testenv.RequireAdapter(b, "java")
+	tg := targets[slices.IndexFunc(targets, func(t target) bool { return t.language == "java" })]
+	tg.scriptPath, tg.file = abs(b, tg.scriptPath), abs(b, tg.file)
+	srv := startServer(ctx, b)
+	defer srv.close()
+	runs := map[string]map[string][]time.Duration{"mcp": {}, "jdwp": {}, "jdwp-noquickack": {}}
+	do := func() error {
+		m, err := srv.session(ctx, tg)
+		if err != nil {
+			return err
+		}
+		r, err := rawJDWPSession(ctx, tg, true)
+		if err != nil {
+			return err
+		}
+		n, err := rawJDWPSession(ctx, tg, false)
+		if err != nil {
+			return err
+		}
+		for name, res := range map[string]map[string]time.Duration{"mcp": m, "jdwp": r, "jdwp-noquickack": n} {
+			for op, d := range res {
+				runs[name][op] = append(runs[name][op], d)
+			}
+		}
+		return nil
+	}
+	if err := do(); err != nil {
+		b.Fatal(err)
+	}
+	runs = map[string]map[string][]time.Duration{"mcp": {}, "jdwp": {}, "jdwp-noquickack": {}}
+	b.ResetTimer()
+	for b.Loop() {
+		if err := do(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	var table strings.Builder
+	fmt.Fprintf(&table, "\njava vs raw JDWP\n%-11s %8s %8s %6s %14s  (medians of %d sessions)\n", "operation", "mcp ms", "jdwp ms", "ratio", "no-quickack ms", len(runs["mcp"]["close"]))
+	for _, op := range ops {
+		mm, rm, nm := ms(median(runs["mcp"][op])), ms(median(runs["jdwp"][op])), ms(median(runs["jdwp-noquickack"][op]))
+		fmt.Fprintf(&table, "%-11s %8.2f %8.2f %6.2f %14.2f\n", op, mm, rm, mm/rm, nm)
+		b.ReportMetric(mm, op+"-mcp-ms")
+		b.ReportMetric(rm, op+"-jdwp-ms")
+	}
+	b.Log(table.String())
 }

@@ -1,0 +1,236 @@
+// Package java debugs programs on the JVM (Java, Kotlin, Scala: the VM does
+// not care which compiler made the class files) with a DAP server built
+// into this binary that drives the JVM's own debug agent over JDWP
+// (package jdwp). Nothing needs installing but the JDK that runs the
+// program.
+//
+// Launch starts `java -agentlib:jdwp=…,server=y,suspend=y,address=127.0.0.1:0`
+// in its own process group, learns the port from the line the agent prints
+// on stdout, and connects; the program's stdout and stderr become output
+// events. Attach connects to a JVM already listening on JDWP.
+package java
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"maps"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+func init() { adapter.Register(New()) }
+
+const (
+	languageID  = "java"
+	adapterID   = "java"
+	installHint = "apt-get install -y openjdk-17-jdk-headless"
+)
+
+// Adapter is the built-in JVM adapter.
+type Adapter struct {
+	getenv func(string) string
+}
+
+// New returns the JVM adapter.
+func New() *Adapter { return &Adapter{getenv: os.Getenv} }
+
+// Language describes Java and the JVM languages served alike.
+func (*Adapter) Language() adapter.Language {
+	return adapter.Language{
+		ID:                 languageID,
+		Aliases:            []string{"kotlin", "scala", "jvm"},
+		DisplayName:        "Java",
+		Description:        "the JVM's JDWP agent, driven by a DAP server built into mcp-debugger (also for Kotlin and Scala class files)",
+		RequiresExecutable: true,
+		DefaultExecutable:  "java",
+	}
+}
+
+// Check looks for the java launcher.
+func (a *Adapter) Check(ctx context.Context) adapter.Availability {
+	attach := adapter.ModeStatus{Supported: true, Available: true}
+	java, err := findJava("", a.getenv)
+	if err != nil {
+		return adapter.Availability{
+			Reason:      err.Error(),
+			InstallHint: installHint,
+			Launch:      adapter.ModeStatus{Supported: true, Reason: err.Error()},
+			Attach:      attach,
+		}
+	}
+	return adapter.Availability{
+		Installed: true,
+		Version:   javaVersion(ctx, java),
+		Path:      java,
+		Launch:    adapter.ModeStatus{Supported: true, Available: true},
+		Attach:    attach,
+	}
+}
+
+// findJava finds the java launcher: the path given, $JAVA_HOME/bin/java,
+// then PATH.
+func findJava(explicit string, getenv func(string) string) (string, error) {
+	if explicit != "" {
+		if st, err := os.Stat(explicit); err != nil || st.IsDir() {
+			return "", &adapter.UnavailableError{Language: languageID, Reason: "executablePath " + explicit + " is not a java launcher", InstallHint: installHint}
+		}
+		return explicit, nil
+	}
+	if home := getenv("JAVA_HOME"); home != "" {
+		p := filepath.Join(home, "bin", "java")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := adapter.LookPath("java", getenv("PATH"))
+	if err != nil {
+		return "", &adapter.UnavailableError{Language: languageID, Reason: "no java on PATH and JAVA_HOME unset", InstallHint: installHint}
+	}
+	return p, nil
+}
+
+// javaVersion asks java for its version line ("openjdk version "17.0.15"").
+func javaVersion(ctx context.Context, java string) string {
+	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	if _, rest, ok := strings.Cut(line, "\""); ok {
+		v, _, _ := strings.Cut(rest, "\"")
+		return v
+	}
+	return strings.TrimSpace(line)
+}
+
+// Launch serves DAP in process; the launch request it receives starts the
+// JVM.
+func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	java, err := findJava(cfg.ExecutablePath, a.getenv)
+	if err != nil {
+		return nil, err
+	}
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(cfg.Program)
+	}
+	progArgs := cfg.Args
+	if progArgs == nil {
+		progArgs = []string{}
+	}
+	args := map[string]any{
+		"program":     cfg.Program,
+		"args":        progArgs,
+		"cwd":         cwd,
+		"javaPath":    java,
+		"stopOnEntry": cfg.StopOnEntry,
+	}
+	if len(cfg.Env) > 0 {
+		args["env"] = cfg.Env
+	}
+	maps.Copy(args, cfg.Extra)
+	lc, err := parseLaunch(args)
+	if err != nil {
+		return nil, err
+	}
+	command := lc.command()
+	if cfg.DryRun {
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+	}
+	return a.start("launch", args, command, cfg.Logger), nil
+}
+
+// Attach serves DAP in process; the attach request connects to host:port.
+func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	host := cfg.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	args := map[string]any{"hostName": host, "port": cfg.Port, "stopOnEntry": cfg.StopOnEntry}
+	if len(cfg.SourcePaths) > 0 {
+		args["sourcePaths"] = cfg.SourcePaths
+	}
+	maps.Copy(args, cfg.Extra)
+	if p, _ := args["port"].(int); p == 0 {
+		if f, _ := args["port"].(float64); f == 0 {
+			return nil, &adapter.UnavailableError{Language: languageID, Reason: "attach needs the port the JVM's JDWP agent listens on (start it with -agentlib:jdwp=transport=dt_socket,server=y,address=PORT)"}
+		}
+	}
+	return a.start("attach", args, []string{"(in-process JDWP client)", net.JoinHostPort(host, "PORT")}, cfg.Logger), nil
+}
+
+// start serves DAP on one end of a pipe and returns the other. Cleanup
+// closes the pipe and waits for the server, which ends everything it
+// started (the JVM, its output readers) before returning.
+func (a *Adapter) start(request string, args map[string]any, command []string, log *slog.Logger) *adapter.Connection {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	client, end := net.Pipe()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		newServer(end, log).serve(context.Background())
+	}()
+	return &adapter.Connection{
+		Transport: client,
+		Request:   request,
+		Arguments: args,
+		AdapterID: adapterID,
+		Quirks:    quirks(),
+		Command:   command,
+		Cleanup: func() {
+			end.Close()
+			wg.Wait()
+		},
+	}
+}
+
+// ServeDAP serves one DAP client until it disconnects or ctx ends.
+func (a *Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	newServer(conn, log).serve(ctx)
+	return ctx.Err()
+}
+
+// quirks: frames of the JDK have no source here; an exception stop is
+// shown at the first frame of the program's own code.
+func quirks() adapter.Quirks {
+	return adapter.Quirks{
+		EvaluateContext: "repl",
+		InternalFrame: func(name, path string) bool {
+			return path == "" || isJDKClass(name)
+		},
+	}
+}
+
+// jdkPrefixes are the packages of the JDK itself: steps into them are
+// skipped and their frames are internals.
+var jdkPrefixes = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
+
+func isJDKClass(name string) bool {
+	for _, p := range jdkPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

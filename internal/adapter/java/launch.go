@@ -1,0 +1,224 @@
+package java
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+const (
+	// listeningPrefix starts the line the JDWP agent prints on stdout
+	// once it listens; the port follows.
+	listeningPrefix = "Listening for transport dt_socket at address: "
+	// portTimeout bounds the wait for that line: the agent prints it
+	// before any class of the program loads (~50 ms here).
+	portTimeout = 20 * time.Second
+	// outputDrain bounds the wait for the program's output pipes to end
+	// once the VM has died, so that no last line is lost.
+	outputDrain = 2 * time.Second
+)
+
+// launchConfig is what a launch request asks for.
+type launchConfig struct {
+	Program     string            `json:"program"`
+	Args        []string          `json:"args"`
+	Cwd         string            `json:"cwd"`
+	Env         map[string]string `json:"env"`
+	JavaPath    string            `json:"javaPath"`
+	MainClass   string            `json:"mainClass"`
+	ClassPaths  []string          `json:"classPaths"`
+	VMArgs      []string          `json:"vmArgs"`
+	SourcePaths []string          `json:"sourcePaths"`
+	StopOnEntry bool              `json:"stopOnEntry"`
+}
+
+// parseLaunch decodes launch arguments.
+func parseLaunch(args map[string]any) (*launchConfig, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, fmt.Errorf("java launch arguments: %w", err)
+	}
+	var lc launchConfig
+	if err := json.Unmarshal(raw, &lc); err != nil {
+		return nil, fmt.Errorf("java launch arguments: %w", err)
+	}
+	if lc.Program == "" && lc.MainClass == "" {
+		return nil, errors.New(`nothing to launch: give "program" (a .java, .class or .jar file) or "mainClass" with "classPaths"`)
+	}
+	if lc.JavaPath == "" {
+		lc.JavaPath = "java"
+	}
+	return &lc, nil
+}
+
+// command is the java command line: the agent waiting suspended on a port
+// the kernel picks, then the program in the form its path calls for.
+func (lc *launchConfig) command() []string {
+	cmd := []string{lc.JavaPath, "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"}
+	cmd = append(cmd, lc.VMArgs...)
+	cp := lc.ClassPaths
+	main := lc.MainClass
+	switch {
+	case main != "":
+	case strings.HasSuffix(lc.Program, ".jar"):
+		return append(append(cmd, "-jar", lc.Program), lc.Args...)
+	case strings.HasSuffix(lc.Program, ".class"):
+		main = strings.TrimSuffix(filepath.Base(lc.Program), ".class")
+		if len(cp) == 0 {
+			cp = []string{filepath.Dir(lc.Program)}
+		}
+	default:
+		if len(cp) > 0 {
+			cmd = append(cmd, "-cp", strings.Join(cp, string(os.PathListSeparator)))
+		}
+		return append(append(cmd, lc.Program), lc.Args...)
+	}
+	if len(cp) > 0 {
+		cmd = append(cmd, "-cp", strings.Join(cp, string(os.PathListSeparator)))
+	}
+	return append(append(cmd, main), lc.Args...)
+}
+
+// jvm is a launched JVM and the readers of its output.
+type jvm struct {
+	p    *proc.Process
+	port int
+	// outputs ends when both output pipes have ended.
+	outputs sync.WaitGroup
+	stdout  *os.File
+	stderr  *os.File
+}
+
+// spawnJVM starts the JVM, waits for the agent's port line and forwards
+// every other line of stdout and stderr to emit, in order per stream,
+// until the pipes end.
+func spawnJVM(ctx context.Context, lc *launchConfig, emit func(category, text string)) (*jvm, error) {
+	command := lc.command()
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Dir = lc.Cwd
+	cmd.Env = os.Environ()
+	for k, v := range lc.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	// os.Pipe rather than cmd.StdoutPipe: exec closes its own pipes when
+	// the process is reaped, which could lose the last lines.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("java stdout: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("java stderr: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	p, err := proc.Start(cmd)
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start %s: %w", command[0], err)
+	}
+	j := &jvm{p: p, stdout: outR, stderr: errR}
+	portc := make(chan int, 1)
+	j.outputs.Add(2)
+	go func() {
+		defer j.outputs.Done()
+		forwardLines(outR, "stdout", emit, portc)
+	}()
+	go func() {
+		defer j.outputs.Done()
+		forwardLines(errR, "stderr", emit, nil)
+	}()
+	timer := time.NewTimer(portTimeout)
+	defer timer.Stop()
+	select {
+	case port := <-portc:
+		if port > 0 {
+			j.port = port
+			return j, nil
+		}
+		j.close()
+		return nil, fmt.Errorf("java exited before its debug agent listened (exit code %d): %s", p.ExitCode(), strings.Join(command, " "))
+	case <-ctx.Done():
+		j.close()
+		return nil, fmt.Errorf("waiting for the JVM's debug agent: %w", ctx.Err())
+	case <-timer.C:
+		j.close()
+		return nil, fmt.Errorf("the JVM printed no debug port within %s: %s", portTimeout, strings.Join(command, " "))
+	}
+}
+
+// forwardLines emits each line of r; when portc is set, the agent's
+// listening line is taken out of the stream and its port sent there (0 if
+// the stream ends first).
+func forwardLines(r io.Reader, category string, emit func(category, text string), portc chan<- int) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadString('\n')
+		if portc != nil && strings.HasPrefix(line, listeningPrefix) {
+			port, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, listeningPrefix)))
+			portc <- port
+			portc = nil
+			line = ""
+		}
+		if line != "" {
+			emit(category, line)
+		}
+		if err != nil {
+			if portc != nil {
+				portc <- 0
+			}
+			return
+		}
+	}
+}
+
+// drain waits, bounded, for the output readers to reach the end of both
+// pipes (the JVM exited), then closes them so that the readers end in any
+// case.
+func (j *jvm) drain() {
+	done := make(chan struct{})
+	go func() {
+		j.outputs.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(outputDrain):
+	}
+	j.stdout.Close()
+	j.stderr.Close()
+	<-done
+}
+
+// close kills the JVM and ends the output readers.
+func (j *jvm) close() {
+	j.p.Kill()
+	j.drain()
+}
+
+// exitCode waits briefly for the JVM to exit and returns its code.
+func (j *jvm) exitCode() (int, bool) {
+	select {
+	case <-j.p.Done():
+	case <-time.After(outputDrain):
+		return 0, false
+	}
+	c := j.p.ExitCode()
+	return c, c >= 0
+}

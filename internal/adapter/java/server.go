@@ -1,0 +1,480 @@
+package java
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
+)
+
+const (
+	// connectTimeout bounds connecting to the agent and its handshake.
+	connectTimeout = 10 * time.Second
+	// requestTimeout bounds the JDWP work of one DAP request.
+	requestTimeout = 30 * time.Second
+	// vmStartTimeout bounds the wait for the VM_START event of a launch.
+	vmStartTimeout = 10 * time.Second
+)
+
+// server is the DAP side of the adapter. Requests are handled one at a
+// time on the serve goroutine; JDWP events are handled on the event
+// goroutine (eventLoop), which the serve goroutine starts and waits for.
+// Both share the debuggee state under mu.
+type server struct {
+	conn io.ReadWriteCloser
+	log  *slog.Logger
+
+	wmu sync.Mutex // one DAP message at a time on conn
+	seq int
+
+	// Owned by the serve goroutine.
+	initialized bool
+	closing     atomic.Bool // disconnect answered; read by the event loop too
+	configured  bool
+	loopDone    chan struct{} // closed when the event loop ends
+	ctx         context.Context
+	cancel      context.CancelFunc
+
+	// Set by launch or attach before the event loop starts; read-only
+	// after.
+	vm       *jdwp.Conn
+	jvm      *jvm // nil when attached
+	attached bool
+	source   *sourceMap
+	vmStart  chan struct{} // closed by the event loop on VM_START
+	entry    string        // main class to stop at on entry, when asked
+
+	types *typeCache
+	bps   *breakpoints
+
+	endOnce sync.Once
+	// invokeGen counts method invocations: each runs the thread, which
+	// invalidates its frame ids.
+	invokeGen atomic.Uint64
+
+	mu      sync.Mutex // guards what follows
+	paused  bool
+	cur     *stop   // the stop being shown, while paused
+	pending []*stop // stops that happened while another was shown
+	stepReq int32   // the single-step request in flight, 0 when none
+	ended   bool
+	threads *threadTable
+	handles *handleTable
+}
+
+func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &server{
+		conn:    conn,
+		log:     log,
+		ctx:     ctx,
+		cancel:  cancel,
+		vmStart: make(chan struct{}),
+		threads: newThreadTable(),
+		handles: newHandleTable(),
+	}
+	return s
+}
+
+// request is an incoming DAP request.
+type request struct {
+	Seq       int             `json:"seq"`
+	Type      string          `json:"type"`
+	Command   string          `json:"command"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func (r *request) args(v any) error {
+	if len(r.Arguments) == 0 || string(r.Arguments) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(r.Arguments, v); err != nil {
+		return fmt.Errorf("bad arguments for %s: %w", r.Command, err)
+	}
+	return nil
+}
+
+type response struct {
+	Seq        int    `json:"seq"`
+	Type       string `json:"type"`
+	RequestSeq int    `json:"request_seq"`
+	Success    bool   `json:"success"`
+	Command    string `json:"command"`
+	Message    string `json:"message,omitempty"`
+	Body       any    `json:"body,omitempty"`
+}
+
+type event struct {
+	Seq   int    `json:"seq"`
+	Type  string `json:"type"`
+	Event string `json:"event"`
+	Body  any    `json:"body,omitempty"`
+}
+
+type handlerFunc func(*server, context.Context, *request) (any, error)
+
+var handlers = map[string]handlerFunc{
+	"initialize":              (*server).initialize,
+	"launch":                  (*server).launch,
+	"attach":                  (*server).attach,
+	"configurationDone":       (*server).configurationDone,
+	"disconnect":              (*server).disconnect,
+	"terminate":               (*server).terminate,
+	"setBreakpoints":          (*server).setBreakpoints,
+	"setFunctionBreakpoints":  (*server).setFunctionBreakpoints,
+	"setExceptionBreakpoints": (*server).setExceptionBreakpoints,
+	"threads":                 (*server).threadsRequest,
+	"stackTrace":              (*server).stackTrace,
+	"scopes":                  (*server).scopes,
+	"variables":               (*server).variables,
+	"evaluate":                (*server).evaluate,
+	"exceptionInfo":           (*server).exceptionInfo,
+	"continue":                (*server).continueRequest,
+	"next":                    func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOver) },
+	"stepIn":                  func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepInto) },
+	"stepOut":                 func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOut) },
+	"pause":                   (*server).pause,
+}
+
+// serve answers requests until the client goes or disconnects, then ends
+// what was started and waits for it.
+func (s *server) serve(ctx context.Context) {
+	defer s.shutdown()
+	stop := context.AfterFunc(ctx, s.cancel)
+	defer stop()
+	r := bufio.NewReader(s.conn)
+	for !s.closing.Load() {
+		body, err := dap.ReadFrame(r)
+		if err != nil {
+			s.log.Debug("java adapter: client gone", "err", err)
+			return
+		}
+		var req request
+		if err := json.Unmarshal(body, &req); err != nil || req.Type != "request" {
+			s.log.Warn("java adapter: skipping message that is not a request", "err", err)
+			continue
+		}
+		s.dispatch(&req)
+	}
+}
+
+func (s *server) dispatch(req *request) {
+	h, ok := handlers[req.Command]
+	var body any
+	var err error
+	var after func()
+	switch {
+	case !ok:
+		err = fmt.Errorf("unsupported request: %s", req.Command)
+	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
+		err = fmt.Errorf("%s before initialize", req.Command)
+	default:
+		ctx, cancel := context.WithTimeout(s.ctx, requestTimeout)
+		body, err = h(s, ctx, req)
+		cancel()
+		if a, ok := body.(afterReply); ok {
+			body, after = a.body, a.then
+		}
+	}
+	if err != nil {
+		s.fail(req, err.Error())
+	} else {
+		s.reply(req, body)
+	}
+	if after != nil {
+		after()
+	}
+}
+
+// afterReply is a handler's body plus work to do once the reply is out
+// (an event that must follow the response).
+type afterReply struct {
+	body any
+	then func()
+}
+
+// shutdown ends the debuggee (a launched JVM is killed, an attached one
+// released) and waits for the event loop.
+func (s *server) shutdown() {
+	s.cancel()
+	if s.vm != nil {
+		if s.attached {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			_ = s.vm.Dispose(ctx)
+			cancel()
+		}
+		if s.jvm != nil {
+			s.jvm.p.Kill()
+		}
+		s.vm.Close()
+		<-s.loopDone
+	}
+	if s.jvm != nil {
+		s.jvm.close()
+	}
+	s.conn.Close()
+}
+
+// write sends one message; seq numbers follow the order of writing.
+func (s *server) write(build func(seq int) any) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.seq++
+	body, err := json.Marshal(build(s.seq))
+	if err != nil {
+		s.log.Error("java adapter: encoding message", "err", err)
+		return
+	}
+	if err := dap.WriteFrame(s.conn, body); err != nil {
+		s.log.Debug("java adapter: write failed", "err", err)
+	}
+}
+
+func (s *server) reply(req *request, body any) {
+	s.write(func(seq int) any {
+		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Success: true, Command: req.Command, Body: body}
+	})
+}
+
+func (s *server) fail(req *request, msg string) {
+	body := godap.ErrorResponseBody{Error: &godap.ErrorMessage{Id: 1, Format: msg, ShowUser: true}}
+	s.write(func(seq int) any {
+		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Message: msg, Body: body}
+	})
+}
+
+func (s *server) event(name string, body any) {
+	s.write(func(seq int) any { return event{Seq: seq, Type: "event", Event: name, Body: body} })
+}
+
+func (s *server) output(category, text string) {
+	s.event("output", godap.OutputEventBody{Category: category, Output: text})
+}
+
+func (s *server) initialize(context.Context, *request) (any, error) {
+	if s.initialized {
+		return nil, errors.New("initialize was already received")
+	}
+	s.initialized = true
+	return godap.Capabilities{
+		SupportsConfigurationDoneRequest:  true,
+		SupportsConditionalBreakpoints:    true,
+		SupportsHitConditionalBreakpoints: true,
+		SupportsLogPoints:                 true,
+		SupportsFunctionBreakpoints:       true,
+		SupportsExceptionInfoRequest:      true,
+		SupportsTerminateRequest:          true,
+		SupportsEvaluateForHovers:         true,
+		SupportsDelayedStackTraceLoading:  true,
+		ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
+			{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
+			{Filter: "all", Label: "All exceptions (caught too)"},
+		},
+	}, nil
+}
+
+func (s *server) launch(ctx context.Context, req *request) (any, error) {
+	if s.vm != nil {
+		return nil, errors.New("already launched or attached")
+	}
+	var args map[string]any
+	if err := req.args(&args); err != nil {
+		return nil, err
+	}
+	lc, err := parseLaunch(args)
+	if err != nil {
+		return nil, err
+	}
+	if lc.Cwd == "" && lc.Program != "" {
+		lc.Cwd = dirOf(lc.Program)
+	}
+	j, err := spawnJVM(ctx, lc, s.output)
+	if err != nil {
+		return nil, err
+	}
+	vm, err := s.connect(ctx, net.JoinHostPort("127.0.0.1", strconv.Itoa(j.port)))
+	if err != nil {
+		j.close()
+		return nil, err
+	}
+	s.jvm = j
+	s.source = newSourceMap(lc)
+	if lc.StopOnEntry {
+		s.entry = lc.entryClass()
+	}
+	s.start(vm)
+	select {
+	case <-s.vmStart:
+	case <-time.After(vmStartTimeout):
+		return nil, errors.New("the JVM sent no VM_START event after the debugger connected")
+	}
+	return afterReply{then: func() { s.event("initialized", nil) }}, nil
+}
+
+func (s *server) attach(ctx context.Context, req *request) (any, error) {
+	if s.vm != nil {
+		return nil, errors.New("already launched or attached")
+	}
+	var args struct {
+		HostName    string   `json:"hostName"`
+		Host        string   `json:"host"`
+		Port        any      `json:"port"`
+		SourcePaths []string `json:"sourcePaths"`
+	}
+	if err := req.args(&args); err != nil {
+		return nil, err
+	}
+	host := args.HostName
+	if host == "" {
+		host = args.Host
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	port := fmt.Sprint(args.Port)
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 {
+		return nil, fmt.Errorf("attach needs the JDWP port of the JVM, got %v", args.Port)
+	}
+	vm, err := s.connect(ctx, net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, err
+	}
+	s.attached = true
+	s.source = newSourceMap(&launchConfig{SourcePaths: args.SourcePaths})
+	s.start(vm)
+	return afterReply{then: func() { s.event("initialized", nil) }}, nil
+}
+
+// connect dials the agent and shakes hands.
+func (s *server) connect(ctx context.Context, addr string) (*jdwp.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	var opts jdwp.Options
+	vm, err := dialQuickAck(ctx, addr, &opts)
+	if err != nil {
+		return nil, err
+	}
+	return vm, nil
+}
+
+// dialQuickAck connects with TCP_QUICKACK re-armed after every read, so
+// that a reply the VM writes in two segments is never held by a delayed
+// ACK.
+func dialQuickAck(ctx context.Context, addr string, opts *jdwp.Options) (*jdwp.Conn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("connect to the JVM's debug agent at %s: %w", addr, err)
+	}
+	if quickAck {
+		opts.AfterRead = adapter.QuickAck(nc)
+	}
+	vm, err := jdwp.New(ctx, nc, *opts)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("JDWP handshake with %s: %w", addr, err)
+	}
+	return vm, nil
+}
+
+// quickAck says whether TCP_QUICKACK is re-armed; see dialQuickAck.
+var quickAck = true
+
+// start begins serving the VM: caches, breakpoints, the event loop.
+func (s *server) start(vm *jdwp.Conn) {
+	s.vm = vm
+	s.types = newTypeCache(vm)
+	s.bps = newBreakpoints(s)
+	s.loopDone = make(chan struct{})
+	go func() {
+		defer close(s.loopDone)
+		s.eventLoop()
+	}()
+}
+
+func (s *server) configurationDone(ctx context.Context, _ *request) (any, error) {
+	if s.configured {
+		return nil, errors.New("configurationDone was already received")
+	}
+	s.configured = true
+	if s.vm == nil {
+		return nil, nil
+	}
+	if s.entry != "" {
+		if err := s.bps.setEntry(ctx, s.entry); err != nil {
+			s.log.Debug("java adapter: entry breakpoint", "err", err)
+		}
+	}
+	if s.attached {
+		return nil, s.resumeIfStartSuspended(ctx)
+	}
+	if err := s.vm.Resume(ctx); err != nil {
+		return nil, fmt.Errorf("start the program: %w", err)
+	}
+	return nil, nil
+}
+
+// resumeIfStartSuspended resumes a JVM attached to while it waits at its
+// start (suspend=y): its main thread is suspended and nobody else did it.
+func (s *server) resumeIfStartSuspended(ctx context.Context) error {
+	select {
+	case <-s.vmStart:
+		return s.vm.Resume(ctx)
+	default:
+	}
+	ids, err := s.vm.AllThreads(ctx)
+	if err != nil {
+		return fmt.Errorf("list threads: %w", err)
+	}
+	for _, t := range ids {
+		name, err := s.vm.ThreadName(ctx, t)
+		if err != nil || name != "main" {
+			continue
+		}
+		if _, suspended, err := s.vm.ThreadStatus(ctx, t); err == nil && suspended {
+			return s.vm.Resume(ctx)
+		}
+	}
+	return nil
+}
+
+// disconnect ends the session: a launched JVM is killed, an attached one
+// is released to run on (or killed when terminateDebuggee asks).
+func (s *server) disconnect(ctx context.Context, req *request) (any, error) {
+	var args struct {
+		TerminateDebuggee *bool `json:"terminateDebuggee"`
+	}
+	_ = req.args(&args)
+	if s.vm != nil && s.attached && args.TerminateDebuggee != nil && *args.TerminateDebuggee {
+		_ = s.vm.Exit(ctx, 1)
+	}
+	s.closing.Store(true)
+	return nil, nil
+}
+
+func (s *server) terminate(ctx context.Context, _ *request) (any, error) {
+	if s.vm == nil {
+		return nil, nil
+	}
+	if err := s.vm.Exit(ctx, 1); err != nil && !errors.Is(err, jdwp.ErrClosed) {
+		if s.jvm == nil {
+			return nil, fmt.Errorf("end the JVM: %w", err)
+		}
+		s.jvm.p.Kill()
+	}
+	return nil, nil
+}

@@ -1,0 +1,429 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
+)
+
+// breakpoint is one DAP source breakpoint and the inspector breakpoints
+// that implement it.
+type breakpoint struct {
+	id   int
+	path string
+	line int // as requested, 1-based
+	// mapped is set for a source that is compiled to JavaScript (a .ts
+	// file): it binds through a source map, once a script maps to it.
+	mapped       bool
+	condition    string
+	hitCondition string
+	logMessage   string
+	hit          hitCond
+	hits         int
+	cdpIDs       []string
+	boundIn      map[string]bool // compiled files it is bound in
+	verified     bool
+	actualLine   int
+	message      string
+}
+
+func (b *breakpoint) sameAs(o *breakpoint) bool {
+	return b.line == o.line && b.condition == o.condition && b.hitCondition == o.hitCondition && b.logMessage == o.logMessage
+}
+
+func (b *breakpoint) dap() godap.Breakpoint {
+	out := godap.Breakpoint{Id: b.id, Verified: b.verified, Line: b.line, Message: b.message,
+		Source: &godap.Source{Name: filepath.Base(b.path), Path: b.path}}
+	if b.verified && b.actualLine > 0 {
+		out.Line = b.actualLine
+	}
+	return out
+}
+
+// plainScript reports whether breakpoints in path bind by its own lines:
+// JavaScript runs as written; anything else is compiled to it.
+func plainScript(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".js", ".mjs", ".cjs":
+		return true
+	}
+	return false
+}
+
+func (s *server) setBreakpoints(req *request) (any, error) {
+	var args godap.SetBreakpointsArguments
+	if err := req.args(&args); err != nil {
+		return nil, err
+	}
+	path := args.Source.Path
+	if path == "" {
+		return nil, errors.New("setBreakpoints needs source.path")
+	}
+	path = filepath.Clean(path)
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+
+	s.mu.Lock()
+	old := s.bps[path]
+	var stale []string
+	for _, bp := range old {
+		for _, id := range bp.cdpIDs {
+			stale = append(stale, id)
+			delete(s.byCDP, id)
+		}
+	}
+	var fresh []*breakpoint
+	for _, sb := range args.Breakpoints {
+		bp := &breakpoint{path: path, line: sb.Line, mapped: !plainScript(path), condition: sb.Condition, hitCondition: sb.HitCondition, logMessage: sb.LogMessage}
+		for _, o := range old {
+			if o.sameAs(bp) {
+				bp.id, bp.hits = o.id, o.hits
+			}
+		}
+		if bp.id == 0 {
+			s.nextBP++
+			bp.id = s.nextBP
+		}
+		fresh = append(fresh, bp)
+	}
+	s.bps[path] = fresh
+	s.mu.Unlock()
+
+	for _, id := range stale {
+		if err := s.cdp.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+			s.log.Debug("node adapter: remove breakpoint", "id", id, "err", err)
+		}
+	}
+	out := make([]godap.Breakpoint, 0, len(fresh))
+	needInstrumentation := false
+	for _, bp := range fresh {
+		h, err := parseHitCondition(bp.hitCondition)
+		bp.hit = h
+		if err != nil {
+			bp.message = err.Error()
+		} else if bp.mapped {
+			if !s.bindOriginal(ctx, bp) {
+				needInstrumentation = true
+			}
+		} else {
+			s.bindPlain(ctx, bp)
+		}
+		s.mu.Lock()
+		out = append(out, bp.dap())
+		s.mu.Unlock()
+	}
+	if needInstrumentation {
+		s.instrument(ctx)
+	}
+	return godap.SetBreakpointsResponseBody{Breakpoints: out}, nil
+}
+
+// bindPlain sets a breakpoint by URL, so that it binds in the script now
+// or when it loads (ADAPTER-QUIRKS.md, Node 5).
+func (s *server) bindPlain(ctx context.Context, bp *breakpoint) {
+	params := map[string]any{"lineNumber": bp.line - 1, "urlRegex": urlRegex(bp.path), "condition": bpCondition(bp)}
+	var res cdp.SetBreakpointByURLResult
+	if err := s.cdp.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		bp.message = err.Error()
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	bp.cdpIDs = append(bp.cdpIDs, res.BreakpointID)
+	s.byCDP[res.BreakpointID] = bp
+	if len(res.Locations) > 0 {
+		bp.verified, bp.actualLine = true, s.originalLineLocked(bp, res.Locations[0])
+	} else {
+		bp.message = "pending: binds when the script loads"
+	}
+}
+
+// bindOriginal binds a breakpoint of a compiled source in every loaded
+// script whose source map names it, and in every compiled file on disk
+// that does (by URL, so that it binds when that file loads). It reports
+// whether it found one.
+func (s *server) bindOriginal(ctx context.Context, bp *breakpoint) bool {
+	s.mu.Lock()
+	targets := map[string]*script{}
+	for _, sc := range s.scripts {
+		if sc.sm != nil && sc.path != "" && sc.sm.sourceIndex(bp.path) >= 0 {
+			targets[sc.path] = sc
+		}
+	}
+	if !s.scanned && s.root != "" {
+		s.scanned = true
+		s.compiled = scanCompiled(s.root)
+	}
+	for _, c := range s.compiled {
+		if _, loaded := targets[c.path]; !loaded && c.sm.sourceIndex(bp.path) >= 0 {
+			targets[c.path] = &script{url: fileURL(c.path), path: c.path, sm: c.sm}
+		}
+	}
+	s.mu.Unlock()
+	for _, sc := range targets {
+		s.bindInScript(ctx, bp, sc)
+	}
+	if len(targets) == 0 {
+		bp.message = "pending: binds when a script compiled from this file loads"
+	}
+	return len(targets) > 0
+}
+
+// bindInScript sets a compiled source's breakpoint at its generated
+// position in one script (by its URL, or its path's), once per script.
+func (s *server) bindInScript(ctx context.Context, bp *breakpoint, sc *script) {
+	s.mu.Lock()
+	done := bp.boundIn[sc.path]
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	genLine, genCol, line, ok := sc.sm.generated(bp.path, bp.line-1)
+	if !ok {
+		bp.message = "no code was generated for this line or the lines below it"
+		return
+	}
+	params := map[string]any{"lineNumber": genLine, "columnNumber": genCol, "urlRegex": urlRegex(sc.path), "condition": bpCondition(bp)}
+	var res cdp.SetBreakpointByURLResult
+	if err := s.cdp.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		bp.message = err.Error()
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if bp.boundIn == nil {
+		bp.boundIn = map[string]bool{}
+	}
+	bp.boundIn[sc.path] = true
+	bp.cdpIDs = append(bp.cdpIDs, res.BreakpointID)
+	s.byCDP[res.BreakpointID] = bp
+	bp.verified, bp.actualLine, bp.message = true, line+1, ""
+	if len(res.Locations) > 0 {
+		bp.actualLine = s.originalLineLocked(bp, res.Locations[0])
+	}
+}
+
+// bindMapped binds the breakpoints still waiting for a script compiled
+// from their source, now that sc (with a source map) has been parsed. The
+// script has not run yet: the instrumentation pause holds it.
+func (s *server) bindMapped(sc *script) {
+	s.mu.Lock()
+	var waiting []*breakpoint
+	for path, bps := range s.bps {
+		if sc.sm.sourceIndex(path) < 0 {
+			continue
+		}
+		for _, bp := range bps {
+			if bp.mapped && bp.hit.valid() {
+				waiting = append(waiting, bp)
+			}
+		}
+	}
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+	for _, bp := range waiting {
+		s.mu.Lock()
+		was := bp.verified
+		s.mu.Unlock()
+		s.bindInScript(ctx, bp, sc)
+		s.mu.Lock()
+		changed := bp.verified && !was
+		body := godap.BreakpointEventBody{Reason: "changed", Breakpoint: bp.dap()}
+		s.mu.Unlock()
+		if changed {
+			s.event("breakpoint", body)
+		}
+	}
+}
+
+// instrument asks the inspector to pause before every script with a source
+// map runs, so that breakpoints in its sources bind first.
+func (s *server) instrument(ctx context.Context) {
+	s.mu.Lock()
+	done := s.instrumenting
+	s.instrumenting = true
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	params := map[string]any{"instrumentation": "beforeScriptWithSourceMapExecution"}
+	if err := s.cdp.Call(ctx, "Debugger.setInstrumentationBreakpoint", params, nil); err != nil {
+		s.log.Debug("node adapter: instrumentation breakpoint", "err", err)
+	}
+}
+
+// breakpointResolved records where a breakpoint landed once its script
+// loaded: the moment it is verified, and its actual line.
+func (s *server) breakpointResolved(id string, loc cdp.Location) {
+	s.mu.Lock()
+	bp := s.byCDP[id]
+	if bp == nil {
+		s.mu.Unlock()
+		return
+	}
+	line := s.originalLineLocked(bp, loc)
+	changed := !bp.verified || bp.actualLine != line
+	bp.verified, bp.actualLine, bp.message = true, line, ""
+	body := godap.BreakpointEventBody{Reason: "changed", Breakpoint: bp.dap()}
+	s.mu.Unlock()
+	if changed {
+		s.event("breakpoint", body)
+	}
+}
+
+// originalLineLocked is the 1-based line of bp's own source where the
+// inspector placed it.
+func (s *server) originalLineLocked(bp *breakpoint, loc cdp.Location) int {
+	if sc := s.scripts[loc.ScriptID]; bp.mapped && sc != nil && sc.sm != nil {
+		if path, line, _, ok := sc.sm.original(loc.LineNumber, loc.ColumnNumber); ok && path == bp.path {
+			return line + 1
+		}
+		return bp.line
+	}
+	return loc.LineNumber + 1
+}
+
+// urlRegex matches the URL Node gives a file: its file: URL (how CommonJS
+// and ES modules are reported) or its bare path, and the same for the path
+// with symbolic links resolved, since Node reports the real path.
+func urlRegex(path string) string {
+	forms := []string{regexp.QuoteMeta(fileURL(path)), regexp.QuoteMeta(path)}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		forms = append(forms, regexp.QuoteMeta(fileURL(real)), regexp.QuoteMeta(real))
+	}
+	return "^(?:" + strings.Join(forms, "|") + ")$"
+}
+
+// bpCondition is the inspector condition of a breakpoint: its own, and for
+// a logpoint one that prints the message and never stops.
+func bpCondition(bp *breakpoint) string {
+	if bp.logMessage == "" {
+		return bp.condition
+	}
+	logCall := "(console.log(" + logTemplate(bp.logMessage) + "), false)"
+	if bp.condition == "" {
+		return logCall
+	}
+	return "(" + bp.condition + ") && " + logCall
+}
+
+// logTemplate turns a DAP log message ("x is {x}") into a JavaScript
+// template literal.
+func logTemplate(msg string) string {
+	var b strings.Builder
+	b.WriteByte('`')
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c == '{' {
+			depth, j := 1, i+1
+			for ; j < len(msg) && depth > 0; j++ {
+				switch msg[j] {
+				case '{':
+					depth++
+				case '}':
+					depth--
+				}
+			}
+			if depth == 0 {
+				b.WriteString("${" + msg[i+1:j-1] + "}")
+				i = j - 1
+				continue
+			}
+		}
+		switch c {
+		case '`', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '$':
+			b.WriteString("\\$")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('`')
+	return b.String()
+}
+
+func (s *server) setExceptionBreakpoints(req *request) (any, error) {
+	var args godap.SetExceptionBreakpointsArguments
+	if err := req.args(&args); err != nil {
+		return nil, err
+	}
+	state := "none"
+	for _, f := range args.Filters {
+		switch {
+		case f == "all":
+			state = "all"
+		case f == "uncaught" && state == "none":
+			state = "uncaught"
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+	if err := s.cdp.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+		return nil, fmt.Errorf("set exception breakpoints: %w", err)
+	}
+	s.mu.Lock()
+	s.excState = state
+	s.mu.Unlock()
+	return nil, nil
+}
+
+// hitCond is a parsed hitCondition: stop when the hit count compares to n
+// with op ("" when there is none). It reads as the mock adapter's does.
+type hitCond struct {
+	op  string
+	n   int
+	bad bool
+}
+
+func (h hitCond) valid() bool { return !h.bad }
+
+// parseHitCondition accepts "N" (the Nth hit only), and "== N", ">= N",
+// "> N", "<= N", "< N", "% N" (every Nth hit).
+func parseHitCondition(s string) (hitCond, error) {
+	num := strings.TrimSpace(s)
+	if num == "" {
+		return hitCond{}, nil
+	}
+	h := hitCond{op: "=="}
+	for _, op := range []string{"==", ">=", "<=", ">", "<", "%"} {
+		if rest, ok := strings.CutPrefix(num, op); ok {
+			h.op, num = op, strings.TrimSpace(rest)
+			break
+		}
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || h.op == "%" && n == 0 {
+		return hitCond{bad: true}, fmt.Errorf("invalid hitCondition %q: use N, == N, >= N, > N, <= N, < N or %% N", s)
+	}
+	h.n = n
+	return h, nil
+}
+
+func (h hitCond) match(hits int) bool {
+	switch h.op {
+	case "":
+		return true
+	case "==":
+		return hits == h.n
+	case ">=":
+		return hits >= h.n
+	case "<=":
+		return hits <= h.n
+	case ">":
+		return hits > h.n
+	case "<":
+		return hits < h.n
+	}
+	return hits%h.n == 0
+}

@@ -1,0 +1,214 @@
+package node
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// startTimeout bounds the wait for node to print its inspector URL and
+// for the inspector to accept us.
+const startTimeout = 15 * time.Second
+
+// launchArgs are the launch request's arguments.
+type launchArgs struct {
+	Program           string            `json:"program"`
+	Args              []string          `json:"args"`
+	Cwd               string            `json:"cwd"`
+	Env               map[string]string `json:"env"`
+	RuntimeExecutable string            `json:"runtimeExecutable"`
+	RuntimeArgs       []string          `json:"runtimeArgs"`
+	StopOnEntry       bool              `json:"stopOnEntry"`
+	JustMyCode        *bool             `json:"justMyCode"`
+}
+
+func (s *server) launch(req *request) (any, error) {
+	if s.started {
+		return nil, errors.New("the program was already launched")
+	}
+	var args launchArgs
+	if err := req.args(&args); err != nil {
+		return nil, err
+	}
+	if args.Program == "" {
+		return nil, errors.New(`no program to run: set "program" to the path of a .js, .mjs, .cjs or .ts file`)
+	}
+	s.opts = runOptions{stopOnEntry: args.StopOnEntry, justMyCode: args.JustMyCode == nil || *args.JustMyCode}
+	// Compiled output usually sits in a directory beside the sources
+	// (dist/ next to src/): search from the program's parent.
+	s.root = filepath.Dir(filepath.Dir(args.Program))
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	cmdline, err := commandLine(args)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(cmdline[0], cmdline[1:]...)
+	cmd.Dir = args.Cwd
+	if cmd.Dir == "" {
+		cmd.Dir = filepath.Dir(args.Program)
+	}
+	cmd.Env = os.Environ()
+	for k, v := range args.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("node stdout: %w", err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("node stderr: %w", err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmdline[0], err)
+	}
+	s.proc = p
+	urls := make(chan string, 1)
+	early := &earlyLines{}
+	s.outputs.Add(2)
+	go s.pipeOutput(stdout, "stdout", nil, nil)
+	go s.pipeOutput(stderr, "stderr", urls, early)
+
+	var url string
+	select {
+	case url = <-urls:
+	case <-p.Done():
+		s.outputs.Wait()
+		return nil, fmt.Errorf("node exited (code %d) before its inspector started: %s", p.ExitCode(), early.text())
+	case <-ctx.Done():
+		p.Kill()
+		s.outputs.Wait()
+		return nil, fmt.Errorf("node did not print its inspector address within %s: %s", startTimeout, early.text())
+	}
+	c, err := cdp.Dial(ctx, url)
+	if err == nil {
+		err = s.connectInspector(ctx, c)
+		if err != nil {
+			c.Close()
+		}
+	}
+	if err != nil {
+		p.Kill()
+		s.outputs.Wait()
+		return nil, err
+	}
+	return nil, nil
+}
+
+// commandLine is node's: `node --inspect-brk=127.0.0.1:0 [runtimeArgs]
+// program [args]`; port 0, so the address is read from what node prints,
+// never guessed. A .ts program runs with Node's type stripping where the
+// installed Node has it, else with a TypeScript runner of its project.
+func commandLine(args launchArgs) ([]string, error) {
+	node := args.RuntimeExecutable
+	if node == "" {
+		found, err := exec.LookPath("node")
+		if err != nil {
+			return nil, errors.New("node was not found on PATH: install Node.js (Debian: apt-get install nodejs) or set runtimeExecutable")
+		}
+		node = found
+	}
+	line := []string{node, "--inspect-brk=127.0.0.1:0"}
+	line = append(line, args.RuntimeArgs...)
+	if isTypeScript(args.Program) {
+		extra, err := typeScriptRunner(node, args.Program)
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, extra...)
+	}
+	line = append(line, args.Program)
+	return append(line, args.Args...), nil
+}
+
+func isTypeScript(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
+// noiseLines are what the inspector itself writes on the program's stderr
+// (ADAPTER-QUIRKS.md, Node 2).
+var noiseLines = []string{
+	"Debugger listening on ws://",
+	"For help, see: https://nodejs.org/en/docs/inspector",
+	"Debugger attached.",
+	"Waiting for the debugger to disconnect...",
+	"Debugger ending on ws://",
+}
+
+func isNoise(line string) bool {
+	line = strings.TrimRight(line, "\r\n")
+	for _, n := range noiseLines {
+		if strings.HasPrefix(line, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// earlyLines keeps what node printed before its inspector started, for
+// the error when it never does.
+type earlyLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (e *earlyLines) add(line string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.lines) < 50 {
+		e.lines = append(e.lines, strings.TrimRight(line, "\n"))
+	}
+}
+
+func (e *earlyLines) text() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.lines) == 0 {
+		return "(no output)"
+	}
+	return strings.Join(e.lines, "\n")
+}
+
+// pipeOutput sends a pipe's lines as output events until it ends (node
+// exits or is killed). On stderr it takes the inspector's URL from the
+// first line that carries it and drops the inspector's own lines.
+func (s *server) pipeOutput(r io.Reader, category string, urls chan<- string, early *earlyLines) {
+	defer s.outputs.Done()
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" {
+			if urls != nil {
+				if _, u, ok := strings.Cut(line, "Debugger listening on "); ok {
+					urls <- strings.TrimSpace(u)
+					urls = nil
+				} else if early != nil {
+					early.add(line)
+				}
+			}
+			if !isNoise(line) {
+				s.output(category, line)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}

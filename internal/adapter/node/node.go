@@ -1,0 +1,161 @@
+// Package node debugs JavaScript and TypeScript on Node.js. No DAP adapter
+// for Node is published in a package registry, so this one is built in: a
+// DAP server written in Go that drives Node's own inspector (the Chrome
+// DevTools Protocol over a WebSocket; package cdp). The session engine
+// talks DAP to it in-process, over a pipe; `mcp-debugger adapter
+// javascript` serves it on stdin/stdout to any DAP client. Nothing needs
+// installing but node itself. The inspector's measured behaviour is in
+// ADAPTER-QUIRKS.md, section "Node's inspector".
+package node
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"maps"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
+
+func init() {
+	adapter.Register(&Adapter{lang: adapter.Language{
+		ID: "javascript", Aliases: []string{"js", "node", "nodejs"}, DisplayName: "JavaScript",
+		Description:        "Node.js through its built-in inspector (adapter built into mcp-debugger)",
+		RequiresExecutable: true, DefaultExecutable: "node",
+	}})
+	adapter.Register(&Adapter{lang: adapter.Language{
+		ID: "typescript", Aliases: []string{"ts"}, DisplayName: "TypeScript",
+		Description:        "Node.js through its built-in inspector, following source maps (adapter built into mcp-debugger)",
+		RequiresExecutable: true, DefaultExecutable: "node",
+	}})
+}
+
+// Adapter is the Node adapter, for one of the language ids it serves.
+type Adapter struct {
+	lang adapter.Language
+
+	once  sync.Once
+	avail adapter.Availability
+}
+
+// Language describes the language id.
+func (a *Adapter) Language() adapter.Language { return a.lang }
+
+// Check looks for node (once: the result is cached).
+func (a *Adapter) Check(ctx context.Context) adapter.Availability {
+	a.once.Do(func() {
+		path, err := findNode("")
+		if err != nil {
+			no := adapter.ModeStatus{Supported: true, Reason: "node is not installed"}
+			a.avail = adapter.Availability{Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
+			return
+		}
+		_, _, version, err := nodeVersion(ctx, path)
+		if err != nil {
+			no := adapter.ModeStatus{Supported: true, Reason: err.Error()}
+			a.avail = adapter.Availability{Path: path, Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
+			return
+		}
+		ok := adapter.ModeStatus{Supported: true, Available: true}
+		a.avail = adapter.Availability{Installed: true, Version: version, Path: path, Launch: ok, Attach: ok}
+	})
+	return a.avail
+}
+
+// quirks are what the engine must know about this adapter.
+var quirks = adapter.Quirks{
+	EvaluateContext: "repl",
+	// Packages' code is not the user's: shown in stacks only when asked.
+	InternalFrame: func(_, path string) bool { return strings.Contains(path, "/node_modules/") },
+}
+
+// Launch prepares the launch of a program; node itself starts when the
+// launch request reaches the in-process adapter.
+func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	chosen := cfg.ExecutablePath
+	if rt, _ := cfg.Extra["runtimeExecutable"].(string); rt != "" {
+		chosen = rt
+	}
+	node, err := findNode(chosen)
+	if err != nil {
+		return nil, &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint}
+	}
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(cfg.Program)
+	}
+	progArgs := cfg.Args
+	if progArgs == nil {
+		progArgs = []string{}
+	}
+	args := map[string]any{
+		"type": "node", "program": cfg.Program, "args": progArgs, "cwd": cwd,
+		"stopOnEntry": cfg.StopOnEntry, "runtimeExecutable": node,
+	}
+	if len(cfg.Env) > 0 {
+		args["env"] = cfg.Env
+	}
+	maps.Copy(args, cfg.Extra)
+	command := []string{node, "--inspect-brk=127.0.0.1:0", cfg.Program}
+	command = append(command, progArgs...)
+	if cfg.DryRun {
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: "node", Command: command, Quirks: quirks}, nil
+	}
+	return start("launch", args, command, cfg.Logger), nil
+}
+
+// Attach prepares an attach to a running node, by inspector address or
+// by process id.
+func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cfg.Port == 0 && cfg.ProcessID == 0 {
+		return nil, errors.New("attach to node needs the inspector's port (node --inspect=127.0.0.1:9229) or a processId")
+	}
+	args := map[string]any{"type": "node", "host": cfg.Host, "port": cfg.Port, "processId": cfg.ProcessID, "stopOnEntry": cfg.StopOnEntry}
+	maps.Copy(args, cfg.Extra)
+	return start("attach", args, []string{"(built-in node adapter)"}, cfg.Logger), nil
+}
+
+// ServeDAP serves the adapter to one DAP client on conn.
+func (a *Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger) error {
+	s := newServer(conn, log)
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	s.serve()
+	return ctx.Err()
+}
+
+// start serves DAP on one end of a pipe and returns the other. The serve
+// goroutine belongs to the Connection: Cleanup closes the pipe and waits
+// for it, and it waits for node and its own goroutines.
+func start(request string, args map[string]any, command []string, log *slog.Logger) *adapter.Connection {
+	client, end := net.Pipe()
+	s := newServer(end, log)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.serve()
+	}()
+	return &adapter.Connection{
+		Transport: client,
+		Request:   request,
+		Arguments: args,
+		AdapterID: "node",
+		Quirks:    quirks,
+		Command:   command,
+		Cleanup: func() {
+			end.Close()
+			<-done
+		},
+	}
+}

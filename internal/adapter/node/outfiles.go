@@ -1,0 +1,57 @@
+package node
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// maxMapScan bounds the files looked at when searching compiled output.
+const maxMapScan = 5000
+
+// compiledScript is a compiled file on disk whose source map names an
+// original source.
+type compiledScript struct {
+	path string
+	sm   *sourceMap
+}
+
+// scanCompiled reads every *.js.map (and .mjs/.cjs maps) under root,
+// skipping node_modules and hidden directories, once per launch. A
+// breakpoint in a .ts file can then bind by the generated file's URL
+// before that file loads: the inspector's instrumentation pause, the other
+// way to bind in time, does not come reliably (Node 20 skips it in some
+// runs).
+func scanCompiled(root string) []compiledScript {
+	var out []compiledScript
+	seen := 0
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		seen++
+		if seen > maxMapScan {
+			return filepath.SkipAll
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "node_modules" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".map") {
+			return nil
+		}
+		script := strings.TrimSuffix(path, ".map")
+		if !plainScript(script) {
+			return nil
+		}
+		sm, err := loadSourceMap(script, filepath.Base(path))
+		if err == nil {
+			out = append(out, compiledScript{path: script, sm: sm})
+		}
+		return nil
+	})
+	return out
+}

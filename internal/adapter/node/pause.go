@@ -1,0 +1,340 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
+)
+
+// pauseState is the current stop: the inspector's pause and the DAP frames
+// made of it. Its handles (frames, scopes, values) live in server.handles
+// until the program resumes.
+type pauseState struct {
+	ev        cdp.Paused
+	frames    []godap.StackFrame
+	exception *cdp.RemoteObject
+	uncaught  bool
+}
+
+// frameHandle is a frame id's target; call is nil for async frames, which
+// have a position but no scopes.
+type frameHandle struct {
+	call *cdp.CallFrame
+}
+
+// clearPauseLocked forgets the stop and every handle made for it.
+func (s *server) clearPauseLocked() {
+	s.pause = nil
+	clear(s.handles)
+}
+
+func (s *server) newHandleLocked(h any) int {
+	s.nextHandle++
+	s.handles[s.nextHandle] = h
+	return s.nextHandle
+}
+
+// paused decides what an inspector pause means: a stop to report, or one
+// the adapter resumes from itself (the entry pause, a script about to run
+// whose breakpoints were just bound, a hit count not reached yet, an
+// exception inside Node's own code).
+func (s *server) paused(p cdp.Paused) {
+	s.log.Debug("node adapter: paused", "reason", p.Reason, "hit", p.HitBreakpoints, "data", string(p.Data))
+	switch p.Reason {
+	case "Break on start":
+		if s.opts.stopOnEntry {
+			s.reportStop(p, "entry", "Stopped on entry", "", nil)
+			return
+		}
+		s.resumeQuietly()
+		return
+	case "instrumentation":
+		s.resumeQuietly()
+		return
+	}
+	s.mu.Lock()
+	stepping, pauseRequested := s.stepping, s.pauseRequested
+	var hitIDs []int
+	anyHit := false
+	for _, id := range p.HitBreakpoints {
+		bp := s.byCDP[id]
+		if bp == nil {
+			continue
+		}
+		anyHit = true
+		bp.hits++
+		if bp.hit.match(bp.hits) {
+			hitIDs = append(hitIDs, bp.id)
+		}
+	}
+	internalTop := len(p.CallFrames) > 0 && s.isInternalLocked(p.CallFrames[0].Location.ScriptID)
+	s.mu.Unlock()
+
+	switch {
+	case p.Reason == "exception" || p.Reason == "promiseRejection":
+		var exc struct {
+			cdp.RemoteObject
+			Uncaught bool `json:"uncaught"`
+		}
+		_ = json.Unmarshal(p.Data, &exc)
+		if !exc.Uncaught && internalTop && s.opts.justMyCode {
+			// Node's module loader throws and catches as it works.
+			s.resumeQuietly()
+			return
+		}
+		desc, text := exceptionText(&exc.RemoteObject)
+		s.reportStop(p, "exception", desc, text, nil)
+	case stepping:
+		s.reportStop(p, "step", "", "", nil)
+	case len(hitIDs) > 0:
+		s.reportStop(p, "breakpoint", "", "", hitIDs)
+	case anyHit && !pauseRequested:
+		s.resumeQuietly()
+	case pauseRequested && internalTop && s.opts.justMyCode && s.hasUserFrame(p) && s.pauseRetries < maxPauseRetries:
+		// Paused inside Node's own code called from the user's: finish
+		// the internals (stepping skips blackboxed scripts), and pause
+		// again in case the step runs off into the event loop.
+		s.pauseRetries++
+		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+		defer cancel()
+		if err := s.cdp.Call(ctx, "Debugger.stepOut", nil, nil); err != nil {
+			s.reportStop(p, "pause", "Paused", "", nil)
+			return
+		}
+		_ = s.cdp.Call(ctx, "Debugger.pause", nil, nil)
+	case pauseRequested:
+		s.reportStop(p, "pause", "Paused", "", nil)
+	default:
+		s.reportStop(p, "breakpoint", "Paused on a debugger statement", "", nil)
+	}
+}
+
+// maxPauseRetries bounds the attempts to move a requested pause out of
+// Node's internals; after them the pause is shown where it is.
+const maxPauseRetries = 5
+
+// hasUserFrame reports whether some frame of the pause runs the user's code.
+func (s *server) hasUserFrame(p cdp.Paused) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range p.CallFrames {
+		if !s.isInternalLocked(f.Location.ScriptID) {
+			return true
+		}
+	}
+	return false
+}
+
+// isInternalLocked reports whether a script is Node's own or a package's.
+func (s *server) isInternalLocked(scriptID string) bool {
+	sc := s.scripts[scriptID]
+	return sc == nil || sc.internal() || strings.Contains(sc.path, "/node_modules/")
+}
+
+// exceptionText is an exception's one-line description and message.
+func exceptionText(o *cdp.RemoteObject) (desc, text string) {
+	if o.Type == "" {
+		return "Paused on exception", ""
+	}
+	if o.Subtype == "error" || o.ClassName != "" && o.Type == "object" {
+		first, _, _ := strings.Cut(o.Description, "\n")
+		return first, first
+	}
+	v, _, _ := formatValue(o)
+	return "Uncaught " + v, v
+}
+
+// resumeQuietly resumes without telling the client, which never saw the
+// pause.
+func (s *server) resumeQuietly() {
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+	if err := s.cdp.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+		s.log.Debug("node adapter: resume", "err", err)
+	}
+}
+
+// reportStop records the stop, makes its frames, and sends stopped.
+func (s *server) reportStop(p cdp.Paused, reason, desc, text string, hitIDs []int) {
+	s.mu.Lock()
+	s.clearPauseLocked()
+	st := &pauseState{ev: p}
+	for i := range p.CallFrames {
+		cf := &p.CallFrames[i]
+		id := s.newHandleLocked(&frameHandle{call: cf})
+		st.frames = append(st.frames, s.dapFrameLocked(id, cf.FunctionName, cf.Location.ScriptID, cf.Location.LineNumber, cf.Location.ColumnNumber))
+	}
+	// Async parents: where each awaiting caller waits, under a label.
+	for at, n := p.AsyncStackTrace, 0; at != nil && n < 32; at, n = at.Parent, n+1 {
+		if len(at.CallFrames) == 0 {
+			continue
+		}
+		label := at.Description
+		if label == "" {
+			label = "async"
+		}
+		st.frames = append(st.frames, godap.StackFrame{Id: s.newHandleLocked(&frameHandle{}), Name: "[" + label + "]", PresentationHint: "label"})
+		for _, rf := range at.CallFrames {
+			id := s.newHandleLocked(&frameHandle{})
+			st.frames = append(st.frames, s.dapFrameLocked(id, rf.FunctionName, rf.ScriptID, rf.LineNumber, rf.ColumnNumber))
+		}
+	}
+	if reason == "exception" {
+		var exc struct {
+			cdp.RemoteObject
+			Uncaught bool `json:"uncaught"`
+		}
+		if json.Unmarshal(p.Data, &exc) == nil {
+			st.exception, st.uncaught = &exc.RemoteObject, exc.Uncaught
+		}
+	}
+	s.pause = st
+	s.stepping, s.pauseRequested, s.pauseRetries = false, false, 0
+	s.mu.Unlock()
+	select {
+	case s.stopped <- struct{}{}:
+	default:
+	}
+	s.event("stopped", godap.StoppedEventBody{
+		Reason: reason, Description: desc, Text: text, ThreadId: mainThread,
+		AllThreadsStopped: true, HitBreakpointIds: hitIDs,
+	})
+}
+
+// dapFrameLocked makes a DAP frame of a position, mapped to its original
+// source when the script has a source map.
+func (s *server) dapFrameLocked(id int, name, scriptID string, line, col int) godap.StackFrame {
+	if name == "" {
+		name = "(anonymous)"
+	}
+	f := godap.StackFrame{Id: id, Name: name, Line: line + 1, Column: col + 1}
+	sc := s.scripts[scriptID]
+	switch {
+	case sc == nil:
+		f.PresentationHint = "subtle"
+	case sc.sm != nil:
+		if path, l, c, ok := sc.sm.original(line, col); ok {
+			f.Source = &godap.Source{Name: filepath.Base(path), Path: path}
+			f.Line, f.Column = l+1, c+1
+			break
+		}
+		f.Source = &godap.Source{Name: filepath.Base(sc.path), Path: sc.path}
+	case sc.path != "":
+		f.Source = &godap.Source{Name: filepath.Base(sc.path), Path: sc.path}
+		if strings.Contains(sc.path, "/node_modules/") {
+			f.PresentationHint = "subtle"
+		}
+	default:
+		// Node's internals: no file to show.
+		f.Source = &godap.Source{Name: sc.url}
+		f.PresentationHint = "subtle"
+	}
+	return f
+}
+
+// resume continues or steps (method is the inspector's command). The
+// stop is forgotten before the command goes out: the next pause may be
+// reported before its answer is read.
+func (s *server) resume(_ *request, method string) (any, error) {
+	s.mu.Lock()
+	if s.pause == nil {
+		s.mu.Unlock()
+		return nil, errors.New("the program is not paused")
+	}
+	old, oldHandles := s.pause, make(map[int]any, len(s.handles))
+	for k, v := range s.handles {
+		oldHandles[k] = v
+	}
+	s.clearPauseLocked()
+	s.stepping = method != "Debugger.resume"
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+	if err := s.cdp.Call(ctx, method, nil, nil); err != nil {
+		s.mu.Lock()
+		if s.pause == nil {
+			s.pause, s.handles, s.stepping = old, oldHandles, false
+		}
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if method == "Debugger.resume" {
+		return godap.ContinueResponseBody{AllThreadsContinued: true}, nil
+	}
+	return nil, nil
+}
+
+func (s *server) pauseProgram(*request) (any, error) {
+	s.mu.Lock()
+	if s.pause != nil {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	s.pauseRequested = true
+	s.mu.Unlock()
+	select {
+	case <-s.stopped:
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+	// The inspector acknowledges a pause that, now and then, never comes
+	// (a tight loop entered through blackboxed code, measured on Node
+	// 20): ask again until the program stops, for a bounded time.
+	for range pauseAttempts {
+		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
+			return nil, fmt.Errorf("pause: %w", err)
+		}
+		select {
+		case <-s.stopped:
+			return nil, nil
+		case <-s.eventsDone:
+			return nil, nil
+		case <-time.After(pauseRetryEvery):
+		}
+	}
+	return nil, nil
+}
+
+// pauseAttempts and pauseRetryEvery bound the pause requests sent for one
+// DAP pause.
+const (
+	pauseAttempts   = 10
+	pauseRetryEvery = 200 * time.Millisecond
+)
+
+func (s *server) exceptionInfo(*request) (any, error) {
+	s.mu.Lock()
+	st := s.pause
+	s.mu.Unlock()
+	if st == nil || st.exception == nil {
+		return nil, errors.New("not stopped on an exception")
+	}
+	o := st.exception
+	desc, msg := exceptionText(o)
+	typeName := o.ClassName
+	if typeName == "" {
+		typeName = o.Type
+	}
+	if rest, ok := strings.CutPrefix(msg, typeName+": "); ok {
+		msg = rest
+	}
+	mode := godap.ExceptionBreakMode("always")
+	if st.uncaught {
+		mode = "unhandled"
+	}
+	return godap.ExceptionInfoResponseBody{
+		ExceptionId: typeName,
+		Description: desc,
+		BreakMode:   mode,
+		Details:     &godap.ExceptionDetails{Message: msg, TypeName: typeName, StackTrace: o.Description},
+	}, nil
+}

@@ -1,0 +1,414 @@
+package node
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// mainThread is the one DAP thread: the program's main JavaScript thread.
+const mainThread = 1
+
+// endWait bounds the wait for node to exit and its pipes to drain once the
+// inspector connection has closed.
+const endWait = 5 * time.Second
+
+// server is the adapter's DAP side for one client. Requests are handled one
+// at a time on the serve goroutine; inspector events on the event goroutine
+// (eventLoop); program output on one goroutine per pipe. The serve
+// goroutine owns the others and waits for them before it returns.
+type server struct {
+	conn io.ReadWriteCloser
+	log  *slog.Logger
+
+	wmu sync.Mutex // one DAP message at a time, in seq order
+	seq int
+
+	// Owned by the serve goroutine.
+	initialized bool
+	started     bool // launch or attach succeeded
+	quit        bool // disconnect answered: stop serving
+
+	// Set once by launch or attach, before the event loop starts.
+	cdp        *cdp.Client
+	proc       *proc.Process // nil when attached
+	attached   bool
+	opts       runOptions
+	outputs    sync.WaitGroup // pipe readers
+	eventsDone chan struct{}  // closed when eventLoop returns
+	stopped    chan struct{}  // signalled (buffer 1) by every reported stop
+
+	closing atomic.Bool // disconnect or terminate in progress: report no end
+
+	mu      sync.Mutex // guards what follows
+	scripts map[string]*script
+	bps     map[string][]*breakpoint // by the client's source path
+	byCDP   map[string]*breakpoint
+	nextBP  int
+	funcBPs []string // inspector ids of the function breakpoints
+	// root is where compiled output is searched for source maps (the
+	// launched program's project); compiled is what was found, read on
+	// the first breakpoint in a compiled source.
+	root           string
+	compiled       []compiledScript
+	scanned        bool
+	instrumenting  bool
+	pause          *pauseState
+	handles        map[int]any
+	nextHandle     int
+	stepping       bool
+	pauseRequested bool
+	pauseRetries   int // used by the event goroutine only
+	defaultContext int
+	excState       string
+}
+
+// runOptions are the launch or attach options that shape debugging.
+type runOptions struct {
+	stopOnEntry bool
+	// justMyCode skips node_modules and Node's internals when stepping.
+	justMyCode bool
+}
+
+func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &server{
+		conn:       conn,
+		log:        log,
+		scripts:    map[string]*script{},
+		bps:        map[string][]*breakpoint{},
+		byCDP:      map[string]*breakpoint{},
+		handles:    map[int]any{},
+		eventsDone: make(chan struct{}),
+		stopped:    make(chan struct{}, 1),
+		excState:   "none",
+	}
+}
+
+// request is an incoming DAP request.
+type request struct {
+	Seq       int             `json:"seq"`
+	Type      string          `json:"type"`
+	Command   string          `json:"command"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func (r *request) args(v any) error {
+	if len(r.Arguments) == 0 || string(r.Arguments) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(r.Arguments, v); err != nil {
+		return fmt.Errorf("bad arguments for %s: %w", r.Command, err)
+	}
+	return nil
+}
+
+type response struct {
+	Seq        int    `json:"seq"`
+	Type       string `json:"type"`
+	RequestSeq int    `json:"request_seq"`
+	Success    bool   `json:"success"`
+	Command    string `json:"command"`
+	Message    string `json:"message,omitempty"`
+	Body       any    `json:"body,omitempty"`
+}
+
+type event struct {
+	Seq   int    `json:"seq"`
+	Type  string `json:"type"`
+	Event string `json:"event"`
+	Body  any    `json:"body,omitempty"`
+}
+
+type handlerFunc func(*server, *request) (any, error)
+
+var handlers = map[string]handlerFunc{
+	"initialize":              (*server).initialize,
+	"launch":                  (*server).launch,
+	"attach":                  (*server).attach,
+	"configurationDone":       (*server).configurationDone,
+	"disconnect":              (*server).disconnect,
+	"terminate":               (*server).terminate,
+	"setBreakpoints":          (*server).setBreakpoints,
+	"setFunctionBreakpoints":  (*server).setFunctionBreakpoints,
+	"setExceptionBreakpoints": (*server).setExceptionBreakpoints,
+	"threads":                 (*server).threads,
+	"stackTrace":              (*server).stackTrace,
+	"scopes":                  (*server).scopes,
+	"variables":               (*server).variables,
+	"evaluate":                (*server).evaluate,
+	"setVariable":             (*server).setVariable,
+	"exceptionInfo":           (*server).exceptionInfo,
+	"continue":                func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.resume") },
+	"next":                    func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.stepOver") },
+	"stepIn":                  func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.stepInto") },
+	"stepOut":                 func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.stepOut") },
+	"pause":                   (*server).pauseProgram,
+}
+
+// serve answers requests until the connection ends or disconnect, then
+// ends what it started and waits for it.
+func (s *server) serve() {
+	defer s.shutdown()
+	r := bufio.NewReader(s.conn)
+	for !s.quit {
+		body, err := dap.ReadFrame(r)
+		if err != nil {
+			s.log.Debug("node adapter: connection ended", "err", err)
+			return
+		}
+		var req request
+		if err := json.Unmarshal(body, &req); err != nil || req.Type != "request" {
+			s.log.Warn("node adapter: skipping message that is not a request", "err", err, "type", req.Type)
+			continue
+		}
+		s.dispatch(&req)
+	}
+}
+
+func (s *server) dispatch(req *request) {
+	h, ok := handlers[req.Command]
+	var body any
+	var err error
+	switch {
+	case !ok:
+		err = fmt.Errorf("unrecognized request: %s", req.Command)
+	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
+		err = fmt.Errorf("%s before initialize: the first request must be initialize", req.Command)
+	case !s.started && needsProgram[req.Command]:
+		err = fmt.Errorf("%s before launch or attach", req.Command)
+	default:
+		body, err = h(s, req)
+	}
+	if err != nil {
+		s.fail(req, err.Error())
+		return
+	}
+	s.reply(req, body)
+	if req.Command == "launch" || req.Command == "attach" {
+		s.event("initialized", nil)
+	}
+}
+
+// needsProgram lists the requests that need a launched or attached program.
+var needsProgram = map[string]bool{
+	"configurationDone": true, "setFunctionBreakpoints": true,
+	"setExceptionBreakpoints": true, "stackTrace": true, "scopes": true, "variables": true,
+	"evaluate": true, "setVariable": true, "exceptionInfo": true, "continue": true,
+	"next": true, "stepIn": true, "stepOut": true, "pause": true,
+}
+
+// shutdown ends the program (when launched) and every goroutine.
+func (s *server) shutdown() {
+	s.closing.Store(true)
+	s.stopProgram(true)
+	s.conn.Close()
+}
+
+// stopProgram closes the inspector connection (killing node first when we
+// launched it and terminate is set) and waits for the event loop and the
+// output readers to end.
+func (s *server) stopProgram(terminate bool) {
+	if !s.started {
+		return
+	}
+	if s.proc != nil && terminate {
+		s.proc.Kill()
+	}
+	s.cdp.Close()
+	<-s.eventsDone
+	s.outputs.Wait()
+	if s.proc != nil {
+		s.proc.Kill()
+	}
+}
+
+// write sends one message; seq numbers are given in the order messages go
+// out. Write errors mean the client is gone, which the serve loop notices on
+// its next read.
+func (s *server) write(build func(seq int) any) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.seq++
+	body, err := json.Marshal(build(s.seq))
+	if err != nil {
+		s.log.Error("node adapter: encoding message", "err", err)
+		return
+	}
+	if err := dap.WriteFrame(s.conn, body); err != nil {
+		s.log.Debug("node adapter: write failed", "err", err)
+	}
+}
+
+func (s *server) reply(req *request, body any) {
+	s.write(func(seq int) any {
+		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Success: true, Command: req.Command, Body: body}
+	})
+}
+
+func (s *server) fail(req *request, msg string) {
+	body := godap.ErrorResponseBody{Error: &godap.ErrorMessage{Id: 1, Format: msg, ShowUser: true}}
+	s.write(func(seq int) any {
+		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Message: msg, Body: body}
+	})
+}
+
+func (s *server) event(name string, body any) {
+	s.write(func(seq int) any { return event{Seq: seq, Type: "event", Event: name, Body: body} })
+}
+
+func (s *server) output(category, text string) {
+	s.event("output", godap.OutputEventBody{Category: category, Output: text})
+}
+
+func (s *server) initialize(*request) (any, error) {
+	if s.initialized {
+		return nil, errors.New("initialize was already received")
+	}
+	s.initialized = true
+	return godap.Capabilities{
+		SupportsConfigurationDoneRequest:  true,
+		SupportsConditionalBreakpoints:    true,
+		SupportsHitConditionalBreakpoints: true,
+		SupportsLogPoints:                 true,
+		SupportsFunctionBreakpoints:       true,
+		SupportsSetVariable:               true,
+		SupportsExceptionInfoRequest:      true,
+		SupportsTerminateRequest:          true,
+		SupportsEvaluateForHovers:         true,
+		SupportTerminateDebuggee:          true,
+		ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
+			{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
+			{Filter: "all", Label: "All exceptions"},
+		},
+	}, nil
+}
+
+// connectInspector enables the domains the adapter uses, in one burst
+// (the inspector handles them in order), and starts the event loop.
+func (s *server) connectInspector(ctx context.Context, c *cdp.Client) error {
+	s.cdp = c
+	calls := []struct {
+		method string
+		params any
+	}{
+		{"Runtime.enable", nil},
+		{"Debugger.enable", map[string]any{"maxScriptsCacheSize": 10 << 20}},
+		{"Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": 32}},
+	}
+	if s.opts.justMyCode {
+		calls = append(calls, struct {
+			method string
+			params any
+		}{"Debugger.setBlackboxPatterns", map[string]any{"patterns": blackboxPatterns}})
+	}
+	var pending []*cdp.Pending
+	for _, call := range calls {
+		p, err := c.Send(call.method, call.params)
+		if err != nil {
+			return err
+		}
+		pending = append(pending, p)
+	}
+	for _, p := range pending {
+		if err := p.Wait(ctx, nil); err != nil {
+			return fmt.Errorf("set up the inspector: %w", err)
+		}
+	}
+	// Worker threads are only noted (workerNoted); an inspector without
+	// the NodeWorker domain just says no.
+	if _, err := c.Send("NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}); err != nil {
+		return err
+	}
+	s.started = true
+	go s.eventLoop()
+	return nil
+}
+
+// blackboxPatterns are the scripts stepping skips under justMyCode.
+var blackboxPatterns = []string{"^node:", "/node_modules/"}
+
+func (s *server) configurationDone(*request) (any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+	defer cancel()
+	if err := s.cdp.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
+		return nil, fmt.Errorf("start the program: %w", err)
+	}
+	if s.attached && s.opts.stopOnEntry {
+		s.mu.Lock()
+		s.pauseRequested = true
+		s.mu.Unlock()
+		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
+			return nil, fmt.Errorf("pause on entry: %w", err)
+		}
+	}
+	return nil, nil
+}
+
+// disconnect ends the session: a launched program is killed; an attached
+// one is left running (its breakpoints removed) unless terminateDebuggee.
+func (s *server) disconnect(req *request) (any, error) {
+	var args struct {
+		TerminateDebuggee *bool `json:"terminateDebuggee"`
+	}
+	_ = req.args(&args)
+	s.quit = true
+	s.closing.Store(true)
+	if !s.started {
+		return nil, nil
+	}
+	terminate := !s.attached || args.TerminateDebuggee != nil && *args.TerminateDebuggee
+	if s.attached {
+		if terminate {
+			// No answer comes: the process is gone first.
+			_, _ = s.cdp.Send("Runtime.evaluate", map[string]any{"expression": "process.exit()"})
+		} else {
+			// Debugger.disable removes every breakpoint and resumes.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = s.cdp.Call(ctx, "Debugger.disable", nil, nil)
+			cancel()
+		}
+	}
+	s.stopProgram(terminate)
+	return nil, nil
+}
+
+func (s *server) terminate(*request) (any, error) {
+	if !s.started {
+		return nil, nil
+	}
+	if s.proc == nil {
+		_, _ = s.cdp.Send("Runtime.evaluate", map[string]any{"expression": "process.exit()"})
+		return nil, nil
+	}
+	// The event loop reports the end once node is gone.
+	s.proc.Kill()
+	return nil, nil
+}
+
+func (s *server) threads(*request) (any, error) {
+	threads := []godap.Thread{}
+	if s.started {
+		select {
+		case <-s.eventsDone:
+		default:
+			threads = append(threads, godap.Thread{Id: mainThread, Name: "main"})
+		}
+	}
+	return godap.ThreadsResponseBody{Threads: threads}, nil
+}

@@ -1,0 +1,408 @@
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// Integration tests: the MCP tools on real Node (through the built-in
+// adapter) and the programs in testdata/node, whose README lists the lines
+// used here.
+
+func nodeProgram(t *testing.T, name string) string {
+	return filepath.Join(repoRoot(t), "testdata", "node", name)
+}
+
+func TestNodeBreakpointStepsAndEvaluate(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	src, helper := nodeProgram(t, "loop.js"), nodeProgram(t, "weigh.js")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 10})
+	if bp.num("line") != 10 {
+		t.Fatalf("set_breakpoint: %v", bp)
+	}
+
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 10)
+	if l := snap.vars("locals"); l["i"] != "1" || l["total"] != "0" {
+		t.Fatalf("locals at the first hit: %v", l)
+	}
+	if loc := snap.obj("location"); loc.str("file") != src || loc.str("function") != "main" {
+		t.Fatalf("location: %v", loc)
+	}
+	into := h.ok("step_into", map[string]any{"sessionId": id})
+	wantStop(t, into, "step", 5)
+	if f := into.obj("location").str("file"); f != helper {
+		t.Fatalf("step into should enter weigh.js, got %s", f)
+	}
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 6)
+	if l := over.vars("locals"); l["scaled"] != "10" || l["item"] != "1" || l["factor"] != "10" {
+		t.Fatalf("locals in weigh: %v", l)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "scaled + factor"}); ev.str("result") != "20" {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	h.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "nope + 1"}, "nope is not defined")
+
+	stack := h.ok("get_stack_trace", map[string]any{"sessionId": id})
+	frames := stack.list("stackFrames")
+	if len(frames) < 2 || frames[0].str("name") != "weigh" || frames[1].str("name") != "main" || frames[1].num("line") != 10 {
+		t.Fatalf("stack: %v", frames)
+	}
+	// Evaluate on the caller's frame.
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "i * 100", "frameId": frames[1].num("id")}); ev.str("result") != "100" {
+		t.Fatalf("evaluate on main's frame: %v", ev)
+	}
+
+	// V8 finishes the caller's statement: step out stops on the next one.
+	out := h.ok("step_out", map[string]any{"sessionId": id})
+	if out.str("state") != "paused" || out.obj("location").num("line") != 11 || out.obj("location").str("file") != src || out.vars("locals")["w"] != `"w10"` {
+		t.Fatalf("step out: %v", out)
+	}
+	next := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, next, "breakpoint", 10)
+	if l := next.vars("locals"); l["i"] != "2" {
+		t.Fatalf("locals at the second hit: %v", l)
+	}
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
+		t.Fatalf("the program should run to its end (exit 3): %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(all, "item 5 total 15\n") || !strings.Contains(all, "done with 5 items\n") ||
+		strings.Count(all, "item 1 total 1\n") != 1 || strings.Contains(all, "Debugger") {
+		t.Fatalf("program output: %q", all)
+	}
+}
+
+func TestNodeConditionHitCountAndLogpoint(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("js")
+	src, helper := nodeProgram(t, "loop.js"), nodeProgram(t, "weigh.js")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": helper, "line": 5, "condition": "item === 3"})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12, "logMessage": "logged i={i} total={total}"})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 5)
+	if l := snap.vars("locals"); l["item"] != "3" {
+		t.Fatalf("conditional breakpoint stopped with %v", l)
+	}
+	// Removing a breakpoint while paused on it must stop it hitting; a
+	// hit count counts from when it is set.
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": helper, "line": 5})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13, "hitCondition": "2"})
+	next := h.ok("continue_execution", map[string]any{"sessionId": id})
+	wantStop(t, next, "breakpoint", 13)
+	if l := next.vars("locals"); l["i"] != "4" {
+		t.Fatalf("hit count 2 should stop on the second hit (i=4): %v", l)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" {
+		t.Fatalf("the hit-count breakpoint should not stop again: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(all, "logged i=1 total=0\n") || !strings.Contains(all, "logged i=5 total=10\n") || strings.Count(all, "logged") != 5 {
+		t.Fatalf("logpoint output: %q", all)
+	}
+}
+
+func TestNodeExceptions(t *testing.T) {
+	t.Run("all", func(t *testing.T) {
+		h := newHarness(t)
+		id := h.sessionFor("javascript")
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "raise.js"), "breakOnExceptions": "all"})
+		wantStop(t, snap, "exception", 12)
+		if exc := snap.obj("exception"); exc.str("typeName") != "SyntaxError" {
+			t.Fatalf("caught exception: %v", exc)
+		}
+		snap = h.ok("continue_execution", map[string]any{"sessionId": id})
+		wantStop(t, snap, "exception", 6)
+		exc := snap.obj("exception")
+		if exc.str("typeName") != "RangeError" || exc.str("message") != "bad order 3" || !strings.Contains(exc.str("stackTrace"), "at check") {
+			t.Fatalf("exception details: %v", exc)
+		}
+		if l := snap.vars("locals"); l["order"] != "3" {
+			t.Fatalf("locals at the exception: %v", l)
+		}
+		end := h.ok("continue_execution", map[string]any{"sessionId": id})
+		if end.str("state") != "stopped" || end.num("exitCode") != 1 {
+			t.Fatalf("the program should end with code 1: %v", end)
+		}
+		if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(all, "RangeError: bad order 3") || !strings.Contains(all, "caught SyntaxError") {
+			t.Fatalf("output: %q", all)
+		}
+	})
+	t.Run("uncaught rejection", func(t *testing.T) {
+		h := newHarness(t)
+		id := h.sessionFor("javascript")
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "reject.js")})
+		wantStop(t, snap, "exception", 6)
+		if exc := snap.obj("exception"); exc.str("typeName") != "TypeError" || exc.str("message") != "cannot load config" {
+			t.Fatalf("rejection details: %v", exc)
+		}
+		end := h.ok("continue_execution", map[string]any{"sessionId": id})
+		if end.str("state") != "stopped" || end.num("exitCode") != 1 {
+			t.Fatalf("the program should end with code 1: %v", end)
+		}
+	})
+}
+
+func TestNodePauseBusyLoopAndClose(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	before := len(proc.Descendants(os.Getpid()))
+	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "busy.js"), "waitForStop": false})
+	if run.str("state") != "running" {
+		t.Fatalf("start: %v", run)
+	}
+	h.waitForOutput(id, "spinning")
+	snap := h.ok("pause_execution", map[string]any{"sessionId": id})
+	if snap.str("state") != "paused" || snap.str("stopReason") != "pause" {
+		t.Fatalf("pause: %v", snap)
+	}
+	if l := snap.obj("location").num("line"); l != 7 && l != 8 {
+		t.Fatalf("the pause should land in the loop (lines 7-8): %v", snap["location"])
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "spins > 0"}); ev.str("result") != "true" {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	h.wantCloseKillsAll(id, before, 1)
+}
+
+func TestNodeVariablesNested(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	src := nodeProgram(t, "values.js")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 22})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 22)
+	l := snap.vars("locals")
+	want := map[string]string{
+		"text": `"hello"`, "arr": "[10, Array(2)]", "obj": `{a: 1, nested: {…}}`,
+		"map": `Map(1) {"k" => {v: 1}}`, "set": "Set(2) {1, 2}", "box": `Box {size: 3, items: Array(2)}`,
+	}
+	for name, v := range want {
+		if l[name] != v {
+			t.Errorf("%s = %q, want %q (locals %v)", name, l[name], v, l)
+		}
+	}
+	vars := h.ok("get_local_variables", map[string]any{"sessionId": id}).list("variables")
+	refs := map[string]int{}
+	for _, v := range vars {
+		refs[v.str("name")] = v.num("variablesReference")
+	}
+	nested := h.ok("get_variables", map[string]any{"sessionId": id, "scope": refs["obj"], "depth": 2}).list("variables")
+	if len(nested) != 2 || nested[1].str("name") != "nested" || len(nested[1].list("children")) != 1 || nested[1].list("children")[0].str("value") != `"two"` {
+		t.Fatalf("obj expanded: %v", nested)
+	}
+	boxVars := h.ok("get_variables", map[string]any{"sessionId": id, "scope": refs["box"]}).vars("variables")
+	if boxVars["size"] != "3" || boxVars["items"] != `["a", "b"]` {
+		t.Fatalf("box: %v", boxVars)
+	}
+	// The getter lives on the class, not the instance: listing never runs it.
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Contains(all, "getter was invoked") {
+		t.Fatalf("a getter was invoked: %q", all)
+	}
+	mapVars := h.ok("get_variables", map[string]any{"sessionId": id, "scope": refs["map"], "depth": 2}).list("variables")
+	if len(mapVars) == 0 || mapVars[0].str("name") != "[[Entries]]" {
+		t.Fatalf("map children: %v", mapVars)
+	}
+	scopes := h.ok("get_scopes", map[string]any{"sessionId": id, "frameId": h.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")[0].num("id")}).list("scopes")
+	names := []string{}
+	for _, s := range scopes {
+		names = append(names, s.str("name"))
+		if s.str("name") == "Global" && !s["expensive"].(bool) {
+			t.Errorf("Global should be marked expensive")
+		}
+	}
+	if len(names) < 2 || names[0] != "Local" || names[len(names)-1] != "Global" {
+		t.Fatalf("scopes: %v", names)
+	}
+}
+
+func TestNodeTypeScriptSourceMaps(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("typescript")
+	tsSrc := nodeProgram(t, "ts/src/weigh.ts")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": tsSrc, "line": 8})
+	if bp.num("line") != 8 {
+		t.Fatalf("set_breakpoint: %v", bp)
+	}
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "ts/dist/loop.js")})
+	wantStop(t, snap, "breakpoint", 8)
+	if f := snap.obj("location").str("file"); f != tsSrc {
+		t.Fatalf("the stop should be reported in the .ts source, got %s", f)
+	}
+	if l := snap.vars("locals"); l["item"] != "1" || l["factor"] != "10" {
+		t.Fatalf("locals: %v", l)
+	}
+	frames := h.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) < 2 || frames[1].str("file") != nodeProgram(t, "ts/src/loop.ts") || frames[1].num("line") != 14 {
+		t.Fatalf("caller frame should be loop.ts:14: %v", frames)
+	}
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 9)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("end: %v", end)
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(all, "ts total 60") {
+		t.Fatalf("output: %q", all)
+	}
+}
+
+func TestNodeESMAndAsync(t *testing.T) {
+	t.Run("esm", func(t *testing.T) {
+		h := newHarness(t)
+		id := h.sessionFor("javascript")
+		helper := nodeProgram(t, "esm/weigh.mjs")
+		h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": helper, "line": 3})
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "esm/main.mjs")})
+		wantStop(t, snap, "breakpoint", 3)
+		if l := snap.vars("locals"); l["item"] != "1" {
+			t.Fatalf("locals: %v", l)
+		}
+		out := h.ok("step_out", map[string]any{"sessionId": id})
+		if out.str("state") != "paused" || out.obj("location").str("file") != nodeProgram(t, "esm/main.mjs") {
+			t.Fatalf("step out into main.mjs: %v", out)
+		}
+		h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+		end := h.ok("continue_execution", map[string]any{"sessionId": id})
+		if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+			t.Fatalf("end: %v", end)
+		}
+		h.waitForOutput(id, "esm w10,w20,w30")
+	})
+	t.Run("async", func(t *testing.T) {
+		h := newHarness(t)
+		id := h.sessionFor("javascript")
+		src := nodeProgram(t, "async.js")
+		h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 8})
+		h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 15})
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+		wantStop(t, snap, "breakpoint", 8)
+		// After the await, the caller is only on the async stack.
+		frames := h.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+		names := []string{}
+		for _, f := range frames {
+			names = append(names, f.str("name"))
+		}
+		if len(frames) < 2 || names[0] != "fetchValue" || !strings.Contains(strings.Join(names, ","), "run") {
+			t.Fatalf("async stack: %v", names)
+		}
+		snap = h.ok("continue_execution", map[string]any{"sessionId": id})
+		wantStop(t, snap, "breakpoint", 15)
+		vars := h.ok("get_local_variables", map[string]any{"sessionId": id}).list("variables")
+		ref := 0
+		for _, v := range vars {
+			if v.str("name") == "pending" {
+				ref = v.num("variablesReference")
+			}
+		}
+		promise := h.ok("get_variables", map[string]any{"sessionId": id, "scope": ref}).vars("variables")
+		if promise["[[PromiseState]]"] != `"fulfilled"` || promise["[[PromiseResult]]"] != "42" {
+			t.Fatalf("promise: %v", promise)
+		}
+	})
+}
+
+func TestNodeOutputNoLineLost(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "output.js")})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("end: %v", end)
+	}
+	page := h.ok("get_output", map[string]any{"sessionId": id, "limit": 1000})
+	var stdout, stderr strings.Builder
+	for _, e := range page.list("entries") {
+		switch e.str("category") {
+		case "stdout":
+			stdout.WriteString(e.str("output"))
+		case "stderr":
+			stderr.WriteString(e.str("output"))
+		}
+	}
+	var wantOut, wantErr strings.Builder
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&wantOut, "out %d\n", i)
+		fmt.Fprintf(&wantErr, "err %d\n", i)
+	}
+	wantOut.WriteString("no newline at the end")
+	if stdout.String() != wantOut.String() || stderr.String() != wantErr.String() {
+		t.Fatalf("stdout %q\nstderr %q", stdout.String(), stderr.String())
+	}
+}
+
+func TestNodeAttachByPortAndDetach(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	src := nodeProgram(t, "serve.js")
+	cmd := exec.Command(node, "--inspect=127.0.0.1:0", src)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	sc := bufio.NewScanner(stderr)
+	port := ""
+	for port == "" && sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "ws://127.0.0.1:"); ok {
+			port, _, _ = strings.Cut(rest, "/")
+		}
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	ticks := make(chan string, 1000)
+	go func() {
+		out := bufio.NewScanner(stdout)
+		for out.Scan() {
+			select {
+			case ticks <- out.Text():
+			default:
+			}
+		}
+		close(ticks)
+	}()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
+	if st := att.str("state"); st != "paused" && st != "running" {
+		t.Fatalf("attach: %v", att)
+	}
+	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 10000})
+	wantStop(t, snap, "breakpoint", 6)
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "typeof ticks"}); ev.str("result") != `"number"` {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	h.ok("detach_from_process", map[string]any{"sessionId": id})
+	// Detached, the program runs on: its ticks keep coming.
+	for len(ticks) > 0 {
+		<-ticks
+	}
+	if _, ok := <-ticks; !ok || p.Exited() {
+		t.Fatal("the program stopped after detach")
+	}
+}
