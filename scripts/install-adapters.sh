@@ -32,6 +32,13 @@ for lang in "${want[@]}"; do
         echo "python: installing python3-debugpy"
         apt_install python3-debugpy
       fi
+      # debug_test runs pytest.
+      if /usr/bin/python3 -c 'import pytest' 2>/dev/null || python3 -c 'import pytest' 2>/dev/null; then
+        echo "python: pytest present"
+      else
+        echo "python: installing python3-pytest"
+        apt_install python3-pytest
+      fi
       ;;
     go)
       gobin="$(go env GOBIN)"; [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
