@@ -1,0 +1,101 @@
+package server
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// The agent tools on the other adapters: a tracepoint collecting a loop's
+// values without a stop, and a function trace, each on a real program.
+// (Node's function breakpoints resolve only names reachable from the
+// global scope or the paused frame, so trace_function on a module's
+// function is not tried there.)
+
+// traceRun starts a program with a tracepoint on line (collecting i and
+// total) and a trace of function, lets it run to its end, and returns the
+// trace entries by kind.
+func traceRun(t *testing.T, h *harness, id string, start map[string]any, file string, line int, function string, exitCode int) (hits, calls, returns []result) {
+	t.Helper()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": line, "collect": []string{"i", "total"}})
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": function})
+	start["sessionId"] = id
+	end := h.ok("start_debugging", start)
+	if end.str("state") != "stopped" || end["exitCode"] != float64(exitCode) {
+		t.Fatalf("neither tracepoints nor traces stop the program: %v", end)
+	}
+	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
+		switch e.str("kind") {
+		case "hit":
+			hits = append(hits, e)
+		case "call":
+			calls = append(calls, e)
+		case "return":
+			returns = append(returns, e)
+		}
+	}
+	return hits, calls, returns
+}
+
+// wantSeries checks that the entries' first values are the given series,
+// as strings, for the named values.
+func wantSeries(t *testing.T, what string, entries []result, names []string, series ...[]int) {
+	t.Helper()
+	if len(entries) != len(series[0]) {
+		t.Fatalf("%s: want %d entries, got %v", what, len(series[0]), entries)
+	}
+	for n, e := range entries {
+		got := map[string]string{}
+		for _, v := range e.list("values") {
+			got[v.str("name")] = v.str("value")
+		}
+		for k, name := range names {
+			if got[name] != itoa(series[k][n]) {
+				t.Errorf("%s %d: %s = %q, want %d (%v)", what, n, name, got[name], series[k][n], e)
+			}
+		}
+	}
+}
+
+func TestAgentToolsOnC(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	src := nativeProgram(t, "c", "loop.c")
+	hits, calls, returns := traceRun(t, h, id, map[string]any{"scriptPath": src}, src, 40, "weigh", 3)
+	wantSeries(t, "hit", hits, []string{"i", "total"}, []int{0, 1, 2, 3, 4}, []int{0, 0, 3, 9, 18})
+	wantSeries(t, "call", calls, []string{"item", "factor"}, []int{0, 1, 2, 3, 4}, []int{3, 3, 3, 3, 3})
+	for n, r := range returns {
+		if v := r.obj("return").str("value"); v != itoa(n*3) {
+			t.Errorf("return %d: lldb-dap's (Return Value) should be %d: %v", n, n*3, r)
+		}
+	}
+}
+
+func TestAgentToolsOnJavaScript(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	src := nodeProgram(t, "loop.js")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12, "collect": []string{"i", "total"}})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(3) {
+		t.Fatalf("a tracepoint never stops the program: %v", end)
+	}
+	hits := h.ok("get_trace", map[string]any{"sessionId": id}).list("entries")
+	wantSeries(t, "hit", hits, []string{"i", "total"}, []int{1, 2, 3, 4, 5}, []int{0, 1, 3, 6, 10})
+}
+
+func TestAgentToolsOnJava(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	classes := compileJava(t)
+	start := map[string]any{
+		"scriptPath":    filepath.Join(classes, "com", "example", "App.class"),
+		"dapLaunchArgs": map[string]any{"mainClass": "com.example.App", "classPaths": []string{classes}},
+	}
+	hits, calls, returns := traceRun(t, h, id, start, javaSource(t, "src/com/example/App.java"), 22, "Scale.weigh", 5)
+	wantSeries(t, "hit", hits, []string{"i", "total"}, []int{0, 1, 2, 3, 4}, []int{0, 30, 40, 80, 90})
+	wantSeries(t, "call", calls, []string{"item", "factor"}, []int{3, 1, 4, 1, 5}, []int{10, 10, 10, 10, 10})
+	// The built-in JVM adapter shows no return value after a step out yet.
+	if len(returns) != 5 || returns[0]["return"] != nil || returns[0].str("note") == "" {
+		t.Errorf("returns: %v", returns)
+	}
+}
