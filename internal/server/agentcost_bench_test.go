@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -153,4 +154,67 @@ func agentNegative(m *meter) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkTracepointCost measures what a tracepoint hit adds to a run, on
+// debugpy (logpoints: the program never stops) and on rdbg 1.4 (the server
+// stops, evaluates and continues): the run with the tracepoint minus the
+// run without, per hit, beside the costMs rdbg's hits report.
+func BenchmarkTracepointCost(b *testing.B) {
+	for _, tc := range []struct {
+		language, prog string
+		line, hits     int
+	}{
+		{"python", filepath.Join(repoRoot(b), "testdata", "python", "agent.py"), 17, 100},
+		{"ruby", filepath.Join(repoRoot(b), "testdata", "ruby", "loop.rb"), 14, 5},
+	} {
+		b.Run(tc.language, func(b *testing.B) {
+			h := newHarness(b)
+			id := h.sessionFor(tc.language)
+			run := func(trace bool) (time.Duration, float64) {
+				h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+				if trace {
+					h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": tc.prog, "line": tc.line, "collect": []string{"i", "total"}})
+				}
+				since := h.ok("get_trace", map[string]any{"sessionId": id, "limit": 100000}).num("nextSince")
+				start := time.Now()
+				h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": tc.prog})
+				took := time.Since(start)
+				cost := 0.0
+				entries := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 1000}).list("entries")
+				if trace && len(entries) != tc.hits {
+					b.Fatalf("want %d hits, got %d", tc.hits, len(entries))
+				}
+				for _, e := range entries {
+					c, _ := e["costMs"].(float64)
+					cost += c
+				}
+				if len(entries) > 0 {
+					cost /= float64(len(entries))
+				}
+				return took, cost
+			}
+			var plain, traced time.Duration
+			var cost float64
+			// Alternate the order: a run pays for the end of the one before
+			// (debugpy's exit), whichever it was.
+			odd := false
+			for b.Loop() {
+				var p, t time.Duration
+				var c float64
+				if odd {
+					p, _ = run(false)
+					t, c = run(true)
+				} else {
+					t, c = run(true)
+					p, _ = run(false)
+				}
+				odd = !odd
+				plain, traced, cost = plain+p, traced+t, cost+c
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64((traced-plain).Microseconds())/1000/n/float64(tc.hits), "ms/hit")
+			b.ReportMetric(cost/n, "server-ms/hit")
+		})
+	}
 }
