@@ -31,6 +31,7 @@ bench: adapters build
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadFrame -fuzztime 60s ./internal/dap/
+	$(GO) test -run '^$$' -fuzz FuzzDecodePacket -fuzztime 60s ./internal/jdwp/
 
 clean:
 	rm -rf bin

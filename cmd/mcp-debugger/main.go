@@ -5,6 +5,7 @@
 // Usage:
 //
 //	mcp-debugger [stdio] [--log-file FILE] [--log-level debug|info|warn]
+//	mcp-debugger http [--listen 127.0.0.1:0] [--token T] [--allow-origin O] [--allow-human-control]
 //	mcp-debugger adapter LANGUAGE [--log-file FILE]
 //	mcp-debugger doctor
 //	mcp-debugger version
@@ -56,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "stdio":
 		return serveStdio(args, stderr)
+	case "http":
+		return serveHTTP(args, stderr)
 	case "adapter":
 		return serveAdapter(args, os.Stdin, stdout, stderr)
 	case "doctor":
@@ -79,6 +82,11 @@ Commands:
   stdio     serve MCP on stdin/stdout (the default)
             --log-file FILE   write logs there instead of stderr
             --log-level LEVEL debug, info (default) or warn
+  http      serve MCP over Streamable HTTP at /mcp, with a live page at /
+            --listen ADDR (default 127.0.0.1:0; the address is printed on stderr),
+            --token T or $MCP_DEBUGGER_TOKEN (required beyond loopback; generated
+            when absent), --allow-origin ORIGIN, --allow-human-control,
+            --idle-timeout 30m, --log-file, --log-level
   adapter LANGUAGE
             serve a built-in debug adapter (javascript, java) over DAP on
             stdin/stdout, for other DAP clients (VS Code, nvim-dap)

@@ -32,6 +32,7 @@ var Version = "dev"
 type Server struct {
 	mcp      *mcp.Server
 	sessions *session.Manager
+	obs      *observers // ownership, the tool-call timeline, IDE mirrors (observers.go)
 	log      *slog.Logger
 	// cwd resolves relative paths.
 	cwd string
@@ -76,6 +77,7 @@ func New(opts Options) *Server {
 	s.addBreakOnChangeTool()
 	s.addDebugTestTool()
 	s.addOutputResource()
+	s.installObservers()
 	return s
 }
 
@@ -83,7 +85,7 @@ func New(opts Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close closes every debug session and kills their processes.
-func (s *Server) Close() { s.sessions.CloseAll() }
+func (s *Server) Close() { s.closeMirrors(); s.sessions.CloseAll() }
 
 // Int is an integer argument that also accepts a numeric string, since some
 // clients send numbers as strings.

@@ -80,7 +80,7 @@ func (b *breakpoints) mayHaveLoaded() bool {
 
 func (s *server) setBreakpoints(ctx context.Context, req *request) (any, error) {
 	var args godap.SetBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if s.bps == nil {
@@ -337,7 +337,7 @@ func (b *breakpoints) setRequests(ctx context.Context, p *bp, locs []jdwp.Locati
 	now := p.verified
 	b.mu.Unlock()
 	if now && !was && p != b.entry {
-		b.s.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: b.describe(p)})
+		b.s.Event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: b.describe(p)})
 	}
 }
 
@@ -373,7 +373,7 @@ func (b *breakpoints) resolveMethod(ctx context.Context, p *bp, t jdwp.Reference
 
 func (s *server) setFunctionBreakpoints(ctx context.Context, req *request) (any, error) {
 	var args godap.SetFunctionBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if s.bps == nil {
@@ -457,7 +457,7 @@ func splitMethodName(name string) (class, method string, ok bool) {
 
 func (s *server) setExceptionBreakpoints(ctx context.Context, req *request) (any, error) {
 	var args godap.SetExceptionBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if s.bps == nil {
@@ -563,13 +563,13 @@ func (b *breakpoints) hit(ctx context.Context, e jdwp.Event) ([]int, string) {
 	if p.cond != "" {
 		v, err := b.s.evalAt(ctx, e.Thread, 0, p.cond)
 		if err != nil {
-			b.s.output("console", fmt.Sprintf("breakpoint condition %q failed: %v\n", p.cond, err))
+			b.s.Output("console", fmt.Sprintf("breakpoint condition %q failed: %v\n", p.cond, err))
 		} else if !truthy(v) {
 			return nil, ""
 		}
 	}
 	if p.logMsg != "" {
-		b.s.output("console", b.s.interpolate(ctx, e.Thread, p.logMsg)+"\n")
+		b.s.Output("console", b.s.interpolate(ctx, e.Thread, p.logMsg)+"\n")
 		return nil, ""
 	}
 	reason := ""

@@ -44,7 +44,7 @@ func (s *server) evaluate(ctx context.Context, req *request) (any, error) {
 		Expression string `json:"expression"`
 		FrameID    int    `json:"frameId"`
 	}
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	fc, err := s.frameFor(ctx, args.FrameID)

@@ -81,7 +81,7 @@ func (s *server) handle(id int) (*handle, error) {
 
 func (s *server) stackTrace(ctx context.Context, req *request) (any, error) {
 	var args godap.StackTraceArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	thread, ok := s.threads.object(args.ThreadId)
@@ -139,7 +139,7 @@ func (s *server) describeFrame(ctx context.Context, id int, l jdwp.Location) god
 
 func (s *server) scopes(ctx context.Context, req *request) (any, error) {
 	var args godap.ScopesArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	h, err := s.handle(args.FrameId)
@@ -152,7 +152,7 @@ func (s *server) scopes(ctx context.Context, req *request) (any, error) {
 
 func (s *server) variables(ctx context.Context, req *request) (any, error) {
 	var args godap.VariablesArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	h, err := s.handle(args.VariablesReference)
@@ -653,7 +653,7 @@ func (s *server) exceptionParts(ctx context.Context, exc jdwp.ObjectID) (string,
 
 func (s *server) exceptionInfo(ctx context.Context, req *request) (any, error) {
 	var args godap.ExceptionInfoArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()

@@ -159,7 +159,7 @@ func (s *server) stopped(st *stop) {
 }
 
 func (s *server) sendStopped(st *stop) {
-	s.event("stopped", godap.StoppedEventBody{
+	s.Event("stopped", godap.StoppedEventBody{
 		Reason:            st.reason,
 		Description:       st.description,
 		ThreadId:          s.threads.id(st.thread),
@@ -181,10 +181,10 @@ func (s *server) finish() {
 		if s.jvm != nil {
 			s.jvm.drain()
 			if code, ok := s.jvm.exitCode(); ok {
-				s.event("exited", godap.ExitedEventBody{ExitCode: code})
+				s.Event("exited", godap.ExitedEventBody{ExitCode: code})
 			}
 		}
-		s.event("terminated", nil)
+		s.Event("terminated", nil)
 	})
 }
 
@@ -237,7 +237,7 @@ func (s *server) step(ctx context.Context, req *request, depth int32) (any, erro
 	var args struct {
 		ThreadID int `json:"threadId"`
 	}
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	thread, ok := s.threads.object(args.ThreadID)
@@ -267,7 +267,7 @@ func (s *server) pause(ctx context.Context, req *request) (any, error) {
 	var args struct {
 		ThreadID int `json:"threadId"`
 	}
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()

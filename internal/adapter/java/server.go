@@ -38,8 +38,7 @@ type server struct {
 	conn io.ReadWriteCloser
 	log  *slog.Logger
 
-	wmu sync.Mutex // one DAP message at a time on conn
-	seq int
+	*dap.ServerConn // responses and events, one at a time, in seq order
 
 	// Owned by the serve goroutine.
 	initialized bool
@@ -79,51 +78,20 @@ type server struct {
 func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{
-		conn:    conn,
-		log:     log,
-		ctx:     ctx,
-		cancel:  cancel,
-		vmStart: make(chan struct{}),
-		threads: newThreadTable(),
-		handles: newHandleTable(),
+		conn:       conn,
+		ServerConn: dap.NewServerConn(conn, "java adapter", log),
+		log:        log,
+		ctx:        ctx,
+		cancel:     cancel,
+		vmStart:    make(chan struct{}),
+		threads:    newThreadTable(),
+		handles:    newHandleTable(),
 	}
 	return s
 }
 
 // request is an incoming DAP request.
-type request struct {
-	Seq       int             `json:"seq"`
-	Type      string          `json:"type"`
-	Command   string          `json:"command"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-func (r *request) args(v any) error {
-	if len(r.Arguments) == 0 || string(r.Arguments) == "null" {
-		return nil
-	}
-	if err := json.Unmarshal(r.Arguments, v); err != nil {
-		return fmt.Errorf("bad arguments for %s: %w", r.Command, err)
-	}
-	return nil
-}
-
-type response struct {
-	Seq        int    `json:"seq"`
-	Type       string `json:"type"`
-	RequestSeq int    `json:"request_seq"`
-	Success    bool   `json:"success"`
-	Command    string `json:"command"`
-	Message    string `json:"message,omitempty"`
-	Body       any    `json:"body,omitempty"`
-}
-
-type event struct {
-	Seq   int    `json:"seq"`
-	Type  string `json:"type"`
-	Event string `json:"event"`
-	Body  any    `json:"body,omitempty"`
-}
+type request = dap.IncomingRequest
 
 type handlerFunc func(*server, context.Context, *request) (any, error)
 
@@ -191,9 +159,9 @@ func (s *server) dispatch(req *request) {
 		}
 	}
 	if err != nil {
-		s.fail(req, err.Error())
+		s.Fail(req, err.Error())
 	} else {
-		s.reply(req, body)
+		s.Reply(req, body)
 	}
 	if after != nil {
 		after()
@@ -229,42 +197,6 @@ func (s *server) shutdown() {
 	s.conn.Close()
 }
 
-// write sends one message; seq numbers follow the order of writing.
-func (s *server) write(build func(seq int) any) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	s.seq++
-	body, err := json.Marshal(build(s.seq))
-	if err != nil {
-		s.log.Error("java adapter: encoding message", "err", err)
-		return
-	}
-	if err := dap.WriteFrame(s.conn, body); err != nil {
-		s.log.Debug("java adapter: write failed", "err", err)
-	}
-}
-
-func (s *server) reply(req *request, body any) {
-	s.write(func(seq int) any {
-		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Success: true, Command: req.Command, Body: body}
-	})
-}
-
-func (s *server) fail(req *request, msg string) {
-	body := godap.ErrorResponseBody{Error: &godap.ErrorMessage{Id: 1, Format: msg, ShowUser: true}}
-	s.write(func(seq int) any {
-		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Message: msg, Body: body}
-	})
-}
-
-func (s *server) event(name string, body any) {
-	s.write(func(seq int) any { return event{Seq: seq, Type: "event", Event: name, Body: body} })
-}
-
-func (s *server) output(category, text string) {
-	s.event("output", godap.OutputEventBody{Category: category, Output: text})
-}
-
 func (s *server) initialize(context.Context, *request) (any, error) {
 	if s.initialized {
 		return nil, errors.New("initialize was already received")
@@ -292,7 +224,7 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 		return nil, errors.New("already launched or attached")
 	}
 	var args map[string]any
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	lc, err := parseLaunch(args)
@@ -302,7 +234,7 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 	if lc.Cwd == "" && lc.Program != "" {
 		lc.Cwd = dirOf(lc.Program)
 	}
-	j, err := spawnJVM(ctx, lc, s.output)
+	j, err := spawnJVM(ctx, lc, s.Output)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +254,7 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 	case <-time.After(vmStartTimeout):
 		return nil, errors.New("the JVM sent no VM_START event after the debugger connected")
 	}
-	return afterReply{then: func() { s.event("initialized", nil) }}, nil
+	return afterReply{then: func() { s.Event("initialized", nil) }}, nil
 }
 
 func (s *server) attach(ctx context.Context, req *request) (any, error) {
@@ -335,7 +267,7 @@ func (s *server) attach(ctx context.Context, req *request) (any, error) {
 		Port        any      `json:"port"`
 		SourcePaths []string `json:"sourcePaths"`
 	}
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	host := args.HostName
@@ -356,7 +288,7 @@ func (s *server) attach(ctx context.Context, req *request) (any, error) {
 	s.attached = true
 	s.source = newSourceMap(&launchConfig{SourcePaths: args.SourcePaths})
 	s.start(vm)
-	return afterReply{then: func() { s.event("initialized", nil) }}, nil
+	return afterReply{then: func() { s.Event("initialized", nil) }}, nil
 }
 
 // connect dials the agent and shakes hands.
@@ -458,7 +390,7 @@ func (s *server) disconnect(ctx context.Context, req *request) (any, error) {
 	var args struct {
 		TerminateDebuggee *bool `json:"terminateDebuggee"`
 	}
-	_ = req.args(&args)
+	_ = req.Args(&args)
 	if s.vm != nil && s.attached && args.TerminateDebuggee != nil && *args.TerminateDebuggee {
 		_ = s.vm.Exit(ctx, 1)
 	}

@@ -129,7 +129,7 @@ func (s *server) adopt(b *breakpoint, old []*breakpoint, taken map[*breakpoint]b
 
 func (s *server) setBreakpoints(req *request) (any, error) {
 	var args godap.SetBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if args.Source.Path == "" {
@@ -200,7 +200,7 @@ func (s *server) sourceFor(path string) (*program, error) {
 
 func (s *server) setFunctionBreakpoints(req *request) (any, error) {
 	var args godap.SetFunctionBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -243,7 +243,7 @@ func (s *server) setFunctionBreakpoints(req *request) (any, error) {
 
 func (s *server) setExceptionBreakpoints(req *request) (any, error) {
 	var args godap.SetExceptionBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	ids := args.Filters
@@ -287,7 +287,7 @@ func (s *server) hits(t *thread, fr *frame, bps []*breakpoint) []int {
 			continue
 		}
 		if b.logMessage != "" {
-			s.output("console", interpolate(t, fr, b.logMessage, s.output)+"\n")
+			s.Output("console", interpolate(t, fr, b.logMessage, s.Output)+"\n")
 			continue
 		}
 		ids = append(ids, b.id)
@@ -305,11 +305,11 @@ func (s *server) conditionHolds(t *thread, fr *frame, b *breakpoint) bool {
 	err := b.condErr
 	if err == nil {
 		var v value
-		if v, err = evalIn(t.prog, t.globals, fr, b.cond, s.output); err == nil {
+		if v, err = evalIn(t.prog, t.globals, fr, b.cond, s.Output); err == nil {
 			return truthy(v)
 		}
 	}
-	s.output("console", fmt.Sprintf("breakpoint %d at line %d: condition %q could not be evaluated (%v); treating it as true\n",
+	s.Output("console", fmt.Sprintf("breakpoint %d at line %d: condition %q could not be evaluated (%v); treating it as true\n",
 		b.id, fr.line, b.condition, err))
 	return true
 }

@@ -127,7 +127,7 @@ func (s *server) stopHere(t *thread, info stopInfo) error {
 	if info.exc != nil {
 		body.Description, body.Text = info.exc.msg, info.exc.msg
 	}
-	s.event("stopped", body)
+	s.Event("stopped", body)
 	select {
 	case <-s.resume:
 		return nil
@@ -235,7 +235,7 @@ type threadArgs struct {
 // the program moves, so that it precedes the next stopped event.
 func (s *server) resumeWith(req *request, kind stepKind) (any, error) {
 	var args threadArgs
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if err := checkThread(args.ThreadID); err != nil {
@@ -263,7 +263,7 @@ func (s *server) resumeWith(req *request, kind stepKind) (any, error) {
 // the sleep it is in). Pausing a paused program does nothing.
 func (s *server) pause(req *request) (any, error) {
 	var args threadArgs
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if err := checkThread(args.ThreadID); err != nil {

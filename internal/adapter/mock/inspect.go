@@ -82,7 +82,7 @@ func childPath(parent, key string) string {
 
 func (s *server) stackTrace(req *request) (any, error) {
 	var args godap.StackTraceArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if err := checkThread(args.ThreadId); err != nil {
@@ -116,7 +116,7 @@ func (s *server) stackTrace(req *request) (any, error) {
 // level the globals are the locals.
 func (s *server) scopes(req *request) (any, error) {
 	var args godap.ScopesArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	st, err := s.pausedState()
@@ -158,7 +158,7 @@ func (s *server) lookupHandle(ref int) (*stopState, *handle, error) {
 
 func (s *server) variables(req *request) (any, error) {
 	var args godap.VariablesArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	_, h, err := s.lookupHandle(args.VariablesReference)
@@ -195,7 +195,7 @@ func (s *server) variables(req *request) (any, error) {
 // language has no side-effect-free subset to fall back on for hovers.
 func (s *server) evaluate(req *request) (any, error) {
 	var args godap.EvaluateArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	st, err := s.pausedState()
@@ -210,7 +210,7 @@ func (s *server) evaluate(req *request) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("syntax error in %q: %v", args.Expression, err)
 	}
-	v, err := evalIn(st.thread.prog, st.thread.globals, fr, x, s.output)
+	v, err := evalIn(st.thread.prog, st.thread.globals, fr, x, s.Output)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func (s *server) evaluate(req *request) (any, error) {
 // from.
 func (s *server) setVariable(req *request) (any, error) {
 	var args godap.SetVariableArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	st, h, err := s.lookupHandle(args.VariablesReference)
@@ -239,7 +239,7 @@ func (s *server) setVariable(req *request) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("syntax error in %q: %v", args.Value, err)
 	}
-	v, err := evalIn(st.thread.prog, st.thread.globals, h.fr, x, s.output)
+	v, err := evalIn(st.thread.prog, st.thread.globals, h.fr, x, s.Output)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (s *server) setVariable(req *request) (any, error) {
 
 func (s *server) exceptionInfo(req *request) (any, error) {
 	var args threadArgs
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if err := checkThread(args.ThreadID); err != nil {

@@ -37,7 +37,7 @@ type hooks interface {
 	sleep(t *thread, d time.Duration) error
 	// yield runs once per loop iteration.
 	yield() error
-	output(category, text string)
+	Output(category, text string)
 }
 
 // thread executes statements. Only one goroutine uses a thread at a time.
@@ -159,7 +159,7 @@ func (t *thread) exec(fr *frame, s stmt) (value, bool, error) {
 		if s.stderr {
 			category = "stderr"
 		}
-		t.hooks.output(category, text(v)+"\n")
+		t.hooks.Output(category, text(v)+"\n")
 	case *funcStmt:
 		// A definition: functions are known from the start.
 	case *returnStmt:
@@ -510,7 +510,7 @@ func (h *evalHooks) sleep(*thread, time.Duration) error {
 
 func (h *evalHooks) yield() error { return nil }
 
-func (h *evalHooks) output(category, text string) { h.out(category, text) }
+func (h *evalHooks) Output(category, text string) { h.out(category, text) }
 
 // evalIn evaluates x in fr for the debugger (evaluate, breakpoint
 // conditions, log messages), with the program's globals.

@@ -67,8 +67,7 @@ type server struct {
 	hs   handshake
 	log  *slog.Logger
 
-	wmu sync.Mutex // one message at a time on conn, in seq order
-	seq int
+	*dap.ServerConn // responses and events, one at a time, in seq order
 
 	// Owned by the serve goroutine.
 	initialized   bool
@@ -109,6 +108,7 @@ type server struct {
 func newServer(conn io.ReadWriteCloser, hs handshake, log *slog.Logger) *server {
 	return &server{
 		conn:       conn,
+		ServerConn: dap.NewServerConn(conn, "mock adapter", log),
 		hs:         hs,
 		log:        log,
 		handles:    map[int]*handle{},
@@ -122,39 +122,7 @@ func newServer(conn io.ReadWriteCloser, hs handshake, log *slog.Logger) *server 
 }
 
 // request is an incoming DAP request, its arguments decoded by its handler.
-type request struct {
-	Seq       int             `json:"seq"`
-	Type      string          `json:"type"`
-	Command   string          `json:"command"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-func (r *request) args(v any) error {
-	if len(r.Arguments) == 0 || string(r.Arguments) == "null" {
-		return nil
-	}
-	if err := json.Unmarshal(r.Arguments, v); err != nil {
-		return fmt.Errorf("bad arguments for %s: %v", r.Command, err)
-	}
-	return nil
-}
-
-type response struct {
-	Seq        int    `json:"seq"`
-	Type       string `json:"type"`
-	RequestSeq int    `json:"request_seq"`
-	Success    bool   `json:"success"`
-	Command    string `json:"command"`
-	Message    string `json:"message,omitempty"`
-	Body       any    `json:"body,omitempty"`
-}
-
-type event struct {
-	Seq   int    `json:"seq"`
-	Type  string `json:"type"`
-	Event string `json:"event"`
-	Body  any    `json:"body,omitempty"`
-}
+type request = dap.IncomingRequest
 
 // errDeferred is returned by a handler that answers later (launch waiting
 // for configurationDone).
@@ -238,53 +206,15 @@ func (s *server) dispatch(req *request) {
 	switch {
 	case errors.Is(err, errDeferred):
 	case err != nil:
-		s.fail(req, err.Error())
+		s.Fail(req, err.Error())
 	default:
-		s.reply(req, body)
+		s.Reply(req, body)
 	}
 	after := s.after
 	s.after = nil
 	for _, f := range after {
 		f()
 	}
-}
-
-// write sends one message; seq numbers are given in the order messages
-// go out. Write errors mean the connection is gone, which the serve loop
-// notices on its next read.
-func (s *server) write(build func(seq int) any) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	s.seq++
-	body, err := json.Marshal(build(s.seq))
-	if err != nil {
-		s.log.Error("mock adapter: encoding message", "err", err)
-		return
-	}
-	if err := dap.WriteFrame(s.conn, body); err != nil {
-		s.log.Debug("mock adapter: write failed", "err", err)
-	}
-}
-
-func (s *server) reply(req *request, body any) {
-	s.write(func(seq int) any {
-		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Success: true, Command: req.Command, Body: body}
-	})
-}
-
-func (s *server) fail(req *request, msg string) {
-	body := godap.ErrorResponseBody{Error: &godap.ErrorMessage{Id: 1, Format: msg, ShowUser: true}}
-	s.write(func(seq int) any {
-		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Message: msg, Body: body}
-	})
-}
-
-func (s *server) event(name string, body any) {
-	s.write(func(seq int) any { return event{Seq: seq, Type: "event", Event: name, Body: body} })
-}
-
-func (s *server) output(category, text string) {
-	s.event("output", godap.OutputEventBody{Category: category, Output: text})
 }
 
 func (s *server) setState(st runState) {
@@ -299,7 +229,7 @@ func (s *server) initialize(*request) (any, error) {
 	}
 	s.initialized = true
 	if !s.hs.initializedAfterLaunch {
-		s.after = append(s.after, func() { s.event("initialized", nil) })
+		s.after = append(s.after, func() { s.Event("initialized", nil) })
 	}
 	return godap.Capabilities{
 		SupportsConfigurationDoneRequest:  true,
@@ -328,7 +258,7 @@ func (s *server) launch(req *request) (any, error) {
 		Cwd         string `json:"cwd"`
 		StopOnEntry bool   `json:"stopOnEntry"`
 	}
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	prog, err := loadProgram(args.Program, args.Cwd)
@@ -337,7 +267,7 @@ func (s *server) launch(req *request) (any, error) {
 	}
 	s.prog, s.stopOnEntry = prog, args.StopOnEntry
 	if s.hs.initializedAfterLaunch {
-		s.after = append(s.after, func() { s.event("initialized", nil) })
+		s.after = append(s.after, func() { s.Event("initialized", nil) })
 	}
 	if s.configured {
 		s.after = append(s.after, s.startProgram)
@@ -378,7 +308,7 @@ func (s *server) configurationDone(*request) (any, error) {
 	if s.prog != nil {
 		s.after = append(s.after, func() {
 			if s.pendingLaunch != nil {
-				s.reply(s.pendingLaunch, nil)
+				s.Reply(s.pendingLaunch, nil)
 				s.pendingLaunch = nil
 			}
 			s.startProgram()
@@ -411,7 +341,7 @@ func (s *server) runProgram(t *thread) {
 	switch {
 	case err == nil:
 	case errors.As(err, &r):
-		s.output("stderr", "Traceback: "+r.msg+"\n")
+		s.Output("stderr", "Traceback: "+r.msg+"\n")
 		code = 1
 	case errors.As(err, &exit):
 		code = exit.code
@@ -425,8 +355,8 @@ func (s *server) runProgram(t *thread) {
 		return
 	}
 	s.setState(ended)
-	s.event("exited", godap.ExitedEventBody{ExitCode: code})
-	s.event("terminated", nil)
+	s.Event("exited", godap.ExitedEventBody{ExitCode: code})
+	s.Event("terminated", nil)
 	s.endReported = true
 }
 
@@ -442,7 +372,7 @@ func (s *server) terminate(*request) (any, error) {
 	s.kill()
 	if !s.endReported {
 		s.endReported = true
-		s.after = append(s.after, func() { s.event("terminated", nil) })
+		s.after = append(s.after, func() { s.Event("terminated", nil) })
 	}
 	return nil, nil
 }

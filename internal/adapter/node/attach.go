@@ -33,7 +33,7 @@ func (s *server) attach(req *request) (any, error) {
 		return nil, errors.New("already attached")
 	}
 	var args attachArgs
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.opts = runOptions{stopOnEntry: args.StopOnEntry, justMyCode: args.JustMyCode == nil || *args.JustMyCode}

@@ -60,7 +60,7 @@ func plainScript(path string) bool {
 
 func (s *server) setBreakpoints(req *request) (any, error) {
 	var args godap.SetBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	path := args.Source.Path
@@ -240,7 +240,7 @@ func (s *server) bindMapped(sc *script) {
 		body := godap.BreakpointEventBody{Reason: "changed", Breakpoint: bp.dap()}
 		s.mu.Unlock()
 		if changed {
-			s.event("breakpoint", body)
+			s.Event("breakpoint", body)
 		}
 	}
 }
@@ -276,7 +276,7 @@ func (s *server) breakpointResolved(id string, loc cdp.Location) {
 	body := godap.BreakpointEventBody{Reason: "changed", Breakpoint: bp.dap()}
 	s.mu.Unlock()
 	if changed {
-		s.event("breakpoint", body)
+		s.Event("breakpoint", body)
 	}
 }
 
@@ -355,7 +355,7 @@ func logTemplate(msg string) string {
 
 func (s *server) setExceptionBreakpoints(req *request) (any, error) {
 	var args godap.SetExceptionBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	state := "none"

@@ -142,13 +142,13 @@ func (s *server) programEnded() {
 		}
 		s.outputs.Wait()
 		if code := s.proc.ExitCode(); code >= 0 {
-			s.event("exited", godap.ExitedEventBody{ExitCode: code})
+			s.Event("exited", godap.ExitedEventBody{ExitCode: code})
 		}
 	}
 	if s.closing.Load() {
 		return
 	}
-	s.event("terminated", nil)
+	s.Event("terminated", nil)
 }
 
 // consoleOutput turns a console call of an attached program into output.
@@ -168,7 +168,7 @@ func (s *server) consoleOutput(p cdp.ConsoleAPICalled) {
 	if p.Type == "error" || p.Type == "warning" || p.Type == "trace" || p.Type == "assert" {
 		category = "stderr"
 	}
-	s.output(category, strings.Join(parts, " ")+"\n")
+	s.Output(category, strings.Join(parts, " ")+"\n")
 }
 
 // workerNoted tells the client that a worker thread started: its code runs
@@ -183,5 +183,5 @@ func (s *server) workerNoted(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	s.output("console", "[mcp-debugger] a worker thread started ("+p.WorkerInfo.URL+"); breakpoints in worker code do not stop: only the main thread is debugged\n")
+	s.Output("console", "[mcp-debugger] a worker thread started ("+p.WorkerInfo.URL+"); breakpoints in worker code do not stop: only the main thread is debugged\n")
 }

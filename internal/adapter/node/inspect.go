@@ -29,7 +29,7 @@ type objectHandle struct {
 
 func (s *server) stackTrace(req *request) (any, error) {
 	var args godap.StackTraceArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -63,7 +63,7 @@ func (s *server) frameLocked(id int) (*cdp.CallFrame, error) {
 // (expensive: it holds every global).
 func (s *server) scopes(req *request) (any, error) {
 	var args godap.ScopesArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -136,7 +136,7 @@ func (s *server) scopes(req *request) (any, error) {
 
 func (s *server) variables(req *request) (any, error) {
 	var args godap.VariablesArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -255,7 +255,7 @@ func (s *server) variableLocked(name string, o *cdp.RemoteObject, frame *cdp.Cal
 
 func (s *server) evaluate(req *request) (any, error) {
 	var args godap.EvaluateArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
@@ -316,7 +316,7 @@ var identifier = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
 // a property of a value.
 func (s *server) setVariable(req *request) (any, error) {
 	var args godap.SetVariableArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
@@ -376,7 +376,7 @@ func (s *server) setVariable(req *request) (any, error) {
 // by name now: globally, or from the current frame when paused.
 func (s *server) setFunctionBreakpoints(req *request) (any, error) {
 	var args godap.SetFunctionBreakpointsArguments
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)

@@ -38,7 +38,7 @@ func (s *server) launch(req *request) (any, error) {
 		return nil, errors.New("the program was already launched")
 	}
 	var args launchArgs
-	if err := req.args(&args); err != nil {
+	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
 	if args.Program == "" {
@@ -204,7 +204,7 @@ func (s *server) pipeOutput(r io.Reader, category string, urls chan<- string, ea
 				}
 			}
 			if !isNoise(line) {
-				s.output(category, line)
+				s.Output(category, line)
 			}
 		}
 		if err != nil {

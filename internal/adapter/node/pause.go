@@ -203,7 +203,7 @@ func (s *server) reportStop(p cdp.Paused, reason, desc, text string, hitIDs []in
 	case s.stopped <- struct{}{}:
 	default:
 	}
-	s.event("stopped", godap.StoppedEventBody{
+	s.Event("stopped", godap.StoppedEventBody{
 		Reason: reason, Description: desc, Text: text, ThreadId: mainThread,
 		AllThreadsStopped: true, HitBreakpointIds: hitIDs,
 	})

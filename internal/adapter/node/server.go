@@ -34,8 +34,7 @@ type server struct {
 	conn io.ReadWriteCloser
 	log  *slog.Logger
 
-	wmu sync.Mutex // one DAP message at a time, in seq order
-	seq int
+	*dap.ServerConn // responses and events, one at a time, in seq order
 
 	// Owned by the serve goroutine.
 	initialized bool
@@ -89,6 +88,7 @@ func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 	}
 	return &server{
 		conn:       conn,
+		ServerConn: dap.NewServerConn(conn, "node adapter", log),
 		log:        log,
 		scripts:    map[string]*script{},
 		bps:        map[string][]*breakpoint{},
@@ -101,39 +101,7 @@ func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 }
 
 // request is an incoming DAP request.
-type request struct {
-	Seq       int             `json:"seq"`
-	Type      string          `json:"type"`
-	Command   string          `json:"command"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-func (r *request) args(v any) error {
-	if len(r.Arguments) == 0 || string(r.Arguments) == "null" {
-		return nil
-	}
-	if err := json.Unmarshal(r.Arguments, v); err != nil {
-		return fmt.Errorf("bad arguments for %s: %w", r.Command, err)
-	}
-	return nil
-}
-
-type response struct {
-	Seq        int    `json:"seq"`
-	Type       string `json:"type"`
-	RequestSeq int    `json:"request_seq"`
-	Success    bool   `json:"success"`
-	Command    string `json:"command"`
-	Message    string `json:"message,omitempty"`
-	Body       any    `json:"body,omitempty"`
-}
-
-type event struct {
-	Seq   int    `json:"seq"`
-	Type  string `json:"type"`
-	Event string `json:"event"`
-	Body  any    `json:"body,omitempty"`
-}
+type request = dap.IncomingRequest
 
 type handlerFunc func(*server, *request) (any, error)
 
@@ -196,12 +164,12 @@ func (s *server) dispatch(req *request) {
 		body, err = h(s, req)
 	}
 	if err != nil {
-		s.fail(req, err.Error())
+		s.Fail(req, err.Error())
 		return
 	}
-	s.reply(req, body)
+	s.Reply(req, body)
 	if req.Command == "launch" || req.Command == "attach" {
-		s.event("initialized", nil)
+		s.Event("initialized", nil)
 	}
 }
 
@@ -236,44 +204,6 @@ func (s *server) stopProgram(terminate bool) {
 	if s.proc != nil {
 		s.proc.Kill()
 	}
-}
-
-// write sends one message; seq numbers are given in the order messages go
-// out. Write errors mean the client is gone, which the serve loop notices on
-// its next read.
-func (s *server) write(build func(seq int) any) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	s.seq++
-	body, err := json.Marshal(build(s.seq))
-	if err != nil {
-		s.log.Error("node adapter: encoding message", "err", err)
-		return
-	}
-	if err := dap.WriteFrame(s.conn, body); err != nil {
-		s.log.Debug("node adapter: write failed", "err", err)
-	}
-}
-
-func (s *server) reply(req *request, body any) {
-	s.write(func(seq int) any {
-		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Success: true, Command: req.Command, Body: body}
-	})
-}
-
-func (s *server) fail(req *request, msg string) {
-	body := godap.ErrorResponseBody{Error: &godap.ErrorMessage{Id: 1, Format: msg, ShowUser: true}}
-	s.write(func(seq int) any {
-		return response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Message: msg, Body: body}
-	})
-}
-
-func (s *server) event(name string, body any) {
-	s.write(func(seq int) any { return event{Seq: seq, Type: "event", Event: name, Body: body} })
-}
-
-func (s *server) output(category, text string) {
-	s.event("output", godap.OutputEventBody{Category: category, Output: text})
 }
 
 func (s *server) initialize(*request) (any, error) {
@@ -366,7 +296,7 @@ func (s *server) disconnect(req *request) (any, error) {
 	var args struct {
 		TerminateDebuggee *bool `json:"terminateDebuggee"`
 	}
-	_ = req.args(&args)
+	_ = req.Args(&args)
 	s.quit = true
 	s.closing.Store(true)
 	if !s.started {

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/httpserver"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/server"
+)
+
+// tokenEnv passes the bearer token without putting it on a command line,
+// where other users of the machine could read it.
+const tokenEnv = "MCP_DEBUGGER_TOKEN"
+
+// shutdownTimeout bounds the wait for requests in flight at exit.
+const shutdownTimeout = 5 * time.Second
+
+// serveHTTP runs MCP over Streamable HTTP, with the live page.
+func serveHTTP(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("http", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:0", "address to listen on; a non-loopback address requires a token")
+	token := fs.String("token", "", "bearer token clients must send (default: $"+tokenEnv+"; generated when listening beyond loopback)")
+	var origins stringList
+	fs.Var(&origins, "allow-origin", "a browser origin allowed besides the server's own (repeatable)")
+	control := fs.Bool("allow-human-control", false, "show continue/step/pause buttons on the live page")
+	idle := fs.Duration("idle-timeout", 30*time.Minute, "close an MCP session idle this long, with its debug sessions (0: never)")
+	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
+	logLevel := fs.String("log-level", "info", "debug, info or warn")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log, closeLog, err := openLog(*logFile, *logLevel, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+	if *token == "" {
+		*token = os.Getenv(tokenEnv)
+	}
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+		return 1
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	generated := false
+	if *token == "" && !addr.IP.IsLoopback() {
+		if *token, err = httpserver.NewToken(); err != nil {
+			fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+			return 1
+		}
+		generated = true
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	srv := server.New(server.Options{Logger: log})
+	h := httpserver.New(srv, httpserver.Config{
+		Addr:              addr,
+		Token:             *token,
+		AllowOrigins:      origins,
+		AllowHumanControl: *control,
+		IdleTimeout:       *idle,
+		Logger:            log,
+	})
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		// Cancelled at shutdown, which ends the page's event streams.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+		ErrorLog:    slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	// The address goes to stderr, the one place a supervisor reads it
+	// from; the token only when generated, and only here, once.
+	// The listening line comes last: whoever waits for it has the rest.
+	base := "http://" + ln.Addr().String()
+	if generated {
+		fmt.Fprintf(stderr, "mcp-debugger: generated bearer token (send \"Authorization: Bearer TOKEN\"): %s\n", *token)
+		fmt.Fprintf(stderr, "mcp-debugger: live page login link: %s/?token=%s\n", base, *token)
+	}
+	fmt.Fprintf(stderr, "mcp-debugger: listening on %s (MCP endpoint %s/mcp, live page %s/)\n", ln.Addr(), base, base)
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		err = hs.Shutdown(sctx)
+		cancel()
+		<-served
+	}
+	// Whatever ended the server, no debug adapter or debuggee survives it.
+	srv.Close()
+	proc.KillAll()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, context.DeadlineExceeded) {
+		log.Error("server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// openLog opens the logger the flags ask for; logs never carry the token.
+func openLog(file, level string, stderr io.Writer) (*slog.Logger, func(), error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, nil, fmt.Errorf("bad --log-level %q", level)
+	}
+	out, closeFn := stderr, func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("opening the log file: %w", err)
+		}
+		out, closeFn = f, func() { f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: lv})), closeFn, nil
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+// Set adds one value.
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}

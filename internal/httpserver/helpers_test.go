@@ -1,0 +1,173 @@
+package httpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
+	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
+	"github.com/mcp-debugger/mcp-debugger/internal/httpserver"
+	"github.com/mcp-debugger/mcp-debugger/internal/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// live is an mcp-debugger HTTP server running in the test process on a
+// loopback port, as `mcp-debugger http` runs it.
+type live struct {
+	t   testing.TB
+	srv *server.Server
+	url string
+	cfg httpserver.Config
+}
+
+func startLive(t testing.TB, cfg httpserver.Config) *live {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Options{Cwd: repoRoot()})
+	cfg.Addr = ln.Addr()
+	ctx, cancel := context.WithCancel(context.Background())
+	hs := &http.Server{Handler: httpserver.New(srv, cfg), BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = hs.Serve(ln)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer scancel()
+		_ = hs.Shutdown(sctx)
+		<-done
+		srv.Close()
+	})
+	return &live{t: t, srv: srv, url: "http://" + ln.Addr().String(), cfg: cfg}
+}
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+func program(t testing.TB, lang, name string) string {
+	p := filepath.Join(repoRoot(), "testdata", lang, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// bearer adds the token to every request of an HTTP client.
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+func httpClient(token string) *http.Client {
+	if token == "" {
+		return &http.Client{Timeout: time.Minute}
+	}
+	return &http.Client{Transport: bearer{token: token, base: http.DefaultTransport}}
+}
+
+// agent is a go-sdk MCP client speaking Streamable HTTP to the server.
+type agent struct {
+	t   testing.TB
+	ctx context.Context
+	cs  *mcp.ClientSession
+}
+
+func (l *live) connect(token string) (*agent, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	l.t.Cleanup(cancel)
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test-agent", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.url + "/mcp", HTTPClient: httpClient(token), MaxRetries: -1}, nil)
+	if err != nil {
+		return nil, err
+	}
+	l.t.Cleanup(func() { cs.Close() })
+	return &agent{t: l.t, ctx: ctx, cs: cs}, nil
+}
+
+func (l *live) agent(token string) *agent {
+	l.t.Helper()
+	a, err := l.connect(token)
+	if err != nil {
+		l.t.Fatalf("connecting over HTTP: %v", err)
+	}
+	return a
+}
+
+type result map[string]any
+
+// call invokes a tool and decodes its JSON text.
+func (a *agent) call(tool string, args map[string]any) (result, bool) {
+	a.t.Helper()
+	res, err := a.cs.CallTool(a.ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		a.t.Fatalf("%s: %v", tool, err)
+	}
+	var out result
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+		a.t.Fatalf("%s: result is not JSON: %v", tool, err)
+	}
+	return out, res.IsError
+}
+
+func (a *agent) ok(tool string, args map[string]any) result {
+	a.t.Helper()
+	out, isErr := a.call(tool, args)
+	if isErr {
+		a.t.Fatalf("%s(%v) failed: %v (hint: %v)", tool, args, out["error"], out["hint"])
+	}
+	return out
+}
+
+func (a *agent) fail(tool string, args map[string]any) result {
+	a.t.Helper()
+	out, isErr := a.call(tool, args)
+	if !isErr {
+		a.t.Fatalf("%s(%v) succeeded, want a failure: %v", tool, args, out)
+	}
+	return out
+}
+
+func (r result) str(key string) string {
+	v, _ := r[key].(string)
+	return v
+}
+
+func (r result) line() int {
+	loc, _ := r["location"].(map[string]any)
+	v, _ := loc["line"].(float64)
+	return int(v)
+}
+
+// pausedMock creates a mock session, stops it at line 12 of basic.mock
+// and returns its id.
+func (a *agent) pausedMock(t testing.TB) string {
+	t.Helper()
+	id := a.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
+	prog := program(t, "mock", "basic.mock")
+	a.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	snap := a.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if snap.str("state") != "paused" || snap.line() != 12 {
+		t.Fatalf("want paused at line 12, got %v", snap)
+	}
+	return id
+}

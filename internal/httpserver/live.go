@@ -1,0 +1,210 @@
+package httpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/server"
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+// What the page shows of the output and the timeline.
+const (
+	pageOutputTail = 60
+	pageTimeline   = 40
+)
+
+// sessionSummary is one line of the page's session list.
+type sessionSummary struct {
+	ID       string        `json:"id"`
+	Name     string        `json:"name"`
+	Language string        `json:"language"`
+	State    session.State `json:"state"`
+	Owner    string        `json:"owner,omitempty"`
+	Shared   bool          `json:"shared,omitempty"`
+}
+
+// pageState is everything the page renders, sent whole on every change:
+// it is small, and a page that missed an update is never left wrong.
+type pageState struct {
+	Time        time.Time                    `json:"time"`
+	Version     string                       `json:"version"`
+	Control     bool                         `json:"control"`
+	Sessions    []sessionSummary             `json:"sessions"`
+	Selected    string                       `json:"selected,omitempty"`
+	View        *session.View                `json:"view,omitempty"`
+	Breakpoints []session.Breakpoint         `json:"breakpoints,omitempty"`
+	Functions   []session.FunctionBreakpoint `json:"functionBreakpoints,omitempty"`
+	Output      []session.OutputEntry        `json:"output,omitempty"`
+	Timeline    []server.ToolCall            `json:"timeline"`
+}
+
+// wake is what an update waits on: any of the channels closing.
+type wake struct {
+	session, output, timeline <-chan struct{}
+}
+
+// build assembles the state for the chosen session (the newest one when
+// none is chosen, or the chosen one is gone).
+func (h *Handler) build(ctx context.Context, chosen string) (pageState, wake) {
+	var wk wake
+	st := pageState{Time: time.Now(), Version: server.Version, Control: h.cfg.AllowHumanControl, Sessions: []sessionSummary{}}
+	st.Timeline, wk.timeline = h.srv.Timeline(pageTimeline)
+	var sel *session.Session
+	all := h.srv.DebugSessions()
+	for _, s := range all {
+		owner, shared := h.srv.Owner(s.ID)
+		st.Sessions = append(st.Sessions, sessionSummary{ID: s.ID, Name: s.Name(), Language: s.Language.ID, State: s.State(), Owner: owner, Shared: shared})
+		if s.ID == chosen {
+			sel = s
+		}
+	}
+	if sel == nil && len(all) > 0 {
+		sel = all[len(all)-1]
+	}
+	if sel == nil {
+		return st, wk
+	}
+	// Subscribe before reading, so that a change between the read and the
+	// wait is not missed.
+	_, wk.session = sel.Changed()
+	wk.output = sel.Output().Arrived()
+	v := sel.View(ctx)
+	st.Selected, st.View = sel.ID, &v
+	st.Breakpoints, st.Functions = sel.Breakpoints("")
+	st.Output = sel.Output().Tail(pageOutputTail)
+	return st, wk
+}
+
+func (h *Handler) state(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+	defer cancel()
+	st, _ := h.build(ctx, r.URL.Query().Get("session"))
+	writeJSON(w, st)
+}
+
+// Pacing of the event stream: a program printing in a loop must not turn
+// into an update per line (output updates are at least minUpdateGap
+// apart), and a quiet stream is kept alive (and a dead
+// reader found) by a comment now and then.
+const (
+	minUpdateGap = 30 * time.Millisecond
+	heartbeat    = 15 * time.Second
+)
+
+// events streams the page state as server-sent events, one whole state per
+// change, until the browser goes away or the server shuts down.
+func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	ctx := r.Context()
+	chosen := r.URL.Query().Get("session")
+	beat := time.NewTicker(heartbeat)
+	defer beat.Stop()
+	for {
+		bctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		st, wk := h.build(bctx, chosen)
+		cancel()
+		body, err := json.Marshal(st)
+		if err != nil {
+			h.log.Warn("encoding the page state", "err", err)
+			return
+		}
+		if _, err := fmt.Fprintf(w, "event: state\ndata: %s\n\n", body); err != nil {
+			return
+		}
+		flusher.Flush()
+		sent := time.Now()
+		throttle := false
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-beat.C:
+				if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+					return
+				}
+				flusher.Flush()
+			case <-wk.session:
+				break wait
+			case <-wk.output:
+				throttle = true
+				break wait
+			case <-wk.timeline:
+				break wait
+			}
+		}
+		// Only output is paced: a stop or a tool call goes out at once.
+		if gap := time.Until(sent.Add(minUpdateGap)); throttle && gap > 0 {
+			select {
+			case <-time.After(gap):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// controlRequest is a person's button press on the page.
+type controlRequest struct {
+	SessionID string `json:"sessionId"`
+	Action    string `json:"action"`
+}
+
+var controlKinds = map[string]string{
+	"continue": session.Continue, "step_over": session.StepOver, "step_into": session.StepInto, "step_out": session.StepOut,
+}
+
+// control runs a person's continue, step or pause, when the server was
+// started with --allow-human-control. The Origin check has passed, and
+// the JSON body keeps a foreign page from posting a plain form here.
+func (h *Handler) control(w http.ResponseWriter, r *http.Request) {
+	if !h.cfg.AllowHumanControl {
+		http.Error(w, "human control is off; start the server with --allow-human-control", http.StatusForbidden)
+		return
+	}
+	var req controlRequest
+	if r.Header.Get("Content-Type") != "application/json" || json.NewDecoder(r.Body).Decode(&req) != nil {
+		http.Error(w, "expected a JSON body {sessionId, action}", http.StatusBadRequest)
+		return
+	}
+	sess, err := h.srv.DebugSession(req.SessionID)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	noWait := session.WaitOptions{Wait: false}
+	if req.Action == "pause" {
+		_, err = sess.Pause(ctx, 0, noWait)
+	} else if kind, ok := controlKinds[req.Action]; ok {
+		_, err = sess.Resume(ctx, kind, 0, noWait)
+	} else {
+		http.Error(w, "action must be continue, step_over, step_into, step_out or pause", http.StatusBadRequest)
+		return
+	}
+	entry := server.ToolCall{Time: start, Client: "human", Tool: req.Action, SessionID: sess.ID, Millis: float64(time.Since(start).Microseconds()) / 1000, OK: err == nil}
+	if err != nil {
+		entry.Error = err.Error()
+	}
+	h.srv.Record(entry)
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusConflict)
+		_ = json.NewEncoder(w).Encode(map[string]any{"success": false, "error": err.Error()})
+		return
+	}
+	writeJSON(w, map[string]any{"success": true})
+}

@@ -1,0 +1,137 @@
+package httpserver
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// tokenCookie carries the token for the page's own requests (EventSource
+// cannot set headers). HttpOnly and SameSite=Strict: scripts cannot read
+// it and other sites cannot make the browser send it.
+const tokenCookie = "mcp_debugger_token"
+
+// NewToken returns a random bearer token.
+func NewToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("generating a token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// IsLoopbackHost reports whether a host (a name or an IP, no port) can
+// only be reached from this machine.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// guard applies, in order: the Host check (DNS rebinding), the Origin
+// check, the token, and the body cap. What it refuses it answers with a
+// bare status and a word, telling nothing about the server.
+func (h *Handler) guard(open bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.hostAllowed(r.Host) {
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin, r.Host) {
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		if !open && !h.authorized(w, r) {
+			return
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostAllowed refuses, on a loopback listener, a Host header naming
+// anything but this machine: a DNS-rebinding page reaches 127.0.0.1 under
+// its own name.
+func (h *Handler) hostAllowed(hostport string) bool {
+	if !h.loopback {
+		return true
+	}
+	host := hostport
+	if hh, _, err := net.SplitHostPort(hostport); err == nil {
+		host = hh
+	}
+	return IsLoopbackHost(host)
+}
+
+// originAllowed accepts the server's own origin and the configured ones.
+// Browsers send Origin on every cross-site request and on same-origin
+// POSTs; tools that are not browsers send none.
+func (h *Handler) originAllowed(origin, host string) bool {
+	if slices.Contains(h.cfg.AllowOrigins, origin) || slices.Contains(h.cfg.AllowOrigins, "*") {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	// Same origin: the host the request was sent to (already vetted by
+	// hostAllowed on loopback; behind a token otherwise).
+	return strings.EqualFold(u.Host, host)
+}
+
+// authorized checks the bearer token (header or the page's cookie) when
+// one is configured, answering 401 when it is missing or wrong.
+func (h *Handler) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if h.cfg.Token == "" {
+		return true
+	}
+	got := ""
+	if auth := r.Header.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		got = strings.TrimSpace(auth[7:])
+	} else if c, err := r.Cookie(tokenCookie); err == nil {
+		got = c.Value
+	}
+	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-debugger"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return false
+	}
+	return true
+}
+
+// login turns /?token=… (the link printed at start) into the page's cookie
+// and sends the browser on to the bare URL, so that the token leaves the
+// address bar at once.
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) bool {
+	token := r.URL.Query().Get("token")
+	if token == "" || h.cfg.Token == "" || r.URL.Path != "/" {
+		return false
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(h.cfg.Token)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-debugger"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return true
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name:     tokenCookie,
+		Value:    token,
+		Path:     "/",
+		HttpOnly: true,
+		SameSite: http.SameSiteStrictMode,
+		Secure:   r.TLS != nil,
+		Expires:  time.Now().Add(7 * 24 * time.Hour),
+	})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+	return true
+}

@@ -1,0 +1,121 @@
+// Package mirror serves a debug session over DAP on a loopback TCP port, so
+// that a person's IDE (VS Code, nvim-dap) can attach and watch the stop the
+// agent is looking at. The mirror is a DAP server backed by the session,
+// not a second connection to the adapter: it answers from the session's
+// stop and relays the session's changes as events. It is read-only unless
+// control is allowed; even then it never sets breakpoints, which remain
+// the agent's.
+package mirror
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+)
+
+// Options configure a mirror.
+type Options struct {
+	// AllowControl lets attached clients continue, step, pause and
+	// evaluate; otherwise those requests are refused.
+	AllowControl bool
+	Logger       *slog.Logger
+}
+
+// Mirror is one session served over DAP.
+type Mirror struct {
+	sess *session.Session
+	opts Options
+	log  *slog.Logger
+	ln   net.Listener
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	clients map[*client]struct{}
+}
+
+// Start listens on a free loopback port and serves sess until Close.
+func Start(sess *session.Session, opts Options) (*Mirror, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("mirror of session %s: listen: %w", sess.ID, err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Mirror{
+		sess:    sess,
+		opts:    opts,
+		log:     log.With("mirror", sess.ID),
+		ln:      ln,
+		ctx:     ctx,
+		cancel:  cancel,
+		clients: map[*client]struct{}{},
+	}
+	m.wg.Add(1)
+	go m.accept()
+	return m, nil
+}
+
+// Port is the TCP port the mirror listens on.
+func (m *Mirror) Port() int { return m.ln.Addr().(*net.TCPAddr).Port }
+
+// AllowsControl reports whether attached clients may drive the session.
+func (m *Mirror) AllowsControl() bool { return m.opts.AllowControl }
+
+// Clients counts the clients attached now.
+func (m *Mirror) Clients() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.clients)
+}
+
+// Close stops listening, tells every client the debugging is over,
+// disconnects it and waits for their goroutines. The session itself is
+// untouched.
+func (m *Mirror) Close() {
+	m.cancel()
+	m.ln.Close()
+	m.mu.Lock()
+	for c := range m.clients {
+		c.terminate()
+		c.conn.Close()
+	}
+	m.mu.Unlock()
+	m.wg.Wait()
+}
+
+func (m *Mirror) accept() {
+	defer m.wg.Done()
+	for {
+		conn, err := m.ln.Accept()
+		if err != nil {
+			return
+		}
+		c := newClient(m, conn)
+		m.mu.Lock()
+		if m.ctx.Err() != nil {
+			m.mu.Unlock()
+			conn.Close()
+			return
+		}
+		m.clients[c] = struct{}{}
+		m.mu.Unlock()
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			c.serve()
+			m.mu.Lock()
+			delete(m.clients, c)
+			m.mu.Unlock()
+		}()
+	}
+}

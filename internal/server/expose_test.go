@@ -1,0 +1,206 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-dap"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+)
+
+// ide is our own DAP client attached to a session's mirror, as VS Code
+// would attach with the launch configuration expose_session returns.
+type ide struct {
+	t *testing.T
+	c *dapc.Client
+}
+
+func attachIDE(t *testing.T, port int) *ide {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 5*time.Second)
+	if err != nil {
+		t.Fatalf("connecting to the mirror: %v", err)
+	}
+	c := dapc.NewClient(conn, dapc.Options{})
+	t.Cleanup(func() { c.Close() })
+	d := &ide{t: t, c: c}
+	d.call("initialize", map[string]any{"adapterID": "mcp-debugger", "clientID": "test-ide"}, nil)
+	d.event("initialized")
+	d.call("attach", map[string]any{}, nil)
+	d.call("configurationDone", nil, nil)
+	return d
+}
+
+func (d *ide) call(command string, args, body any) error {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return d.c.Call(ctx, command, args, body)
+}
+
+// event waits for the next event of that name, skipping others.
+func (d *ide) event(name string) json.RawMessage {
+	d.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case ev, ok := <-d.c.Events():
+			if !ok {
+				d.t.Fatalf("the mirror closed the connection while we waited for %s", name)
+			}
+			if ev.Name == name {
+				return ev.Body
+			}
+		case <-timeout:
+			d.t.Fatalf("no %s event within 10 s", name)
+		}
+	}
+}
+
+func (d *ide) topFrame() dap.StackFrame {
+	d.t.Helper()
+	var st dap.StackTraceResponseBody
+	if err := d.call("stackTrace", map[string]any{"threadId": 1}, &st); err != nil || len(st.StackFrames) == 0 {
+		d.t.Fatalf("stackTrace: %v %v", err, st)
+	}
+	return st.StackFrames[0]
+}
+
+// An IDE attached after the stop sees it replayed, then follows the
+// agent's step; it cannot drive a read-only mirror.
+func TestMirrorReplaysTheStopAndFollows(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 12)
+
+	ex := h.ok("expose_session", map[string]any{"sessionId": id})
+	cfg := ex.obj("launchConfig")
+	if ex["readOnly"] != true || cfg.num("debugServer") != ex.num("port") || cfg.str("request") != "attach" {
+		t.Fatalf("expose_session: %v", ex)
+	}
+	d := attachIDE(t, ex.num("port"))
+	var stopped dap.StoppedEventBody
+	if err := json.Unmarshal(d.event("stopped"), &stopped); err != nil || stopped.Reason != "breakpoint" {
+		t.Fatalf("replayed stop: %+v %v", stopped, err)
+	}
+	if f := d.topFrame(); f.Line != 12 || f.Source == nil || f.Source.Path != prog {
+		t.Fatalf("the IDE's top frame: %+v", f)
+	}
+	var scopes dap.ScopesResponseBody
+	if err := d.call("scopes", map[string]any{"frameId": d.topFrame().Id}, &scopes); err != nil || len(scopes.Scopes) == 0 {
+		t.Fatalf("scopes: %v %v", err, scopes)
+	}
+	var vars dap.VariablesResponseBody
+	if err := d.call("variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, &vars); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, v := range vars.Variables {
+		names[v.Name] = v.Value
+	}
+	if names["i"] != "1" || names["total"] != "0" {
+		t.Fatalf("the IDE's locals: %v", names)
+	}
+
+	if err := d.call("next", map[string]any{"threadId": stopped.ThreadId}, nil); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("next on a read-only mirror: %v", err)
+	}
+	if err := d.call("evaluate", map[string]any{"expression": "total"}, nil); err == nil {
+		t.Fatal("evaluate on a read-only mirror succeeded")
+	}
+
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 13)
+	d.event("continued")
+	d.event("stopped")
+	if f := d.topFrame(); f.Line != 13 {
+		t.Fatalf("after the agent's step the IDE shows line %d", f.Line)
+	}
+
+	h.ok("unexpose_session", map[string]any{"sessionId": id})
+	select {
+	case <-waitClosed(d.c):
+	case <-time.After(10 * time.Second):
+		t.Fatal("the IDE's connection outlived unexpose_session")
+	}
+	h.fail("unexpose_session", map[string]any{"sessionId": id}, "not exposed")
+}
+
+// waitClosed drains a client's events until its connection ends.
+func waitClosed(c *dapc.Client) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range c.Events() {
+		}
+	}()
+	return done
+}
+
+// With allowControl the IDE drives the session, and the agent sees it.
+func TestMirrorWithControl(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	ex := h.ok("expose_session", map[string]any{"sessionId": id, "allowControl": true})
+	d := attachIDE(t, ex.num("port"))
+	d.event("stopped")
+	var ev dap.EvaluateResponseBody
+	if err := d.call("evaluate", map[string]any{"expression": "i * 10"}, &ev); err != nil || ev.Result != "10" {
+		t.Fatalf("evaluate from the IDE: %v %+v", err, ev)
+	}
+	if err := d.call("continue", map[string]any{"threadId": 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d.event("stopped")
+	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id})
+	if snap.vars("locals")["i"] != "2" {
+		t.Fatalf("after the IDE's continue the agent sees %v", snap.vars("locals"))
+	}
+}
+
+// The mirror with a real adapter: debugpy's frame ids and variable
+// references pass through to the IDE.
+func TestMirrorPython(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "loop.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 16)
+	d := attachIDE(t, h.ok("expose_session", map[string]any{"sessionId": id}).num("port"))
+	var stopped dap.StoppedEventBody
+	if err := json.Unmarshal(d.event("stopped"), &stopped); err != nil {
+		t.Fatal(err)
+	}
+	var st dap.StackTraceResponseBody
+	if err := d.call("stackTrace", map[string]any{"threadId": stopped.ThreadId}, &st); err != nil || len(st.StackFrames) == 0 || st.StackFrames[0].Line != 16 {
+		t.Fatalf("the IDE's stack: %v %+v", err, st)
+	}
+	var scopes dap.ScopesResponseBody
+	if err := d.call("scopes", map[string]any{"frameId": st.StackFrames[0].Id}, &scopes); err != nil || len(scopes.Scopes) == 0 {
+		t.Fatalf("scopes: %v %v", err, scopes)
+	}
+	var vars dap.VariablesResponseBody
+	if err := d.call("variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference}, &vars); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range vars.Variables {
+		found = found || (v.Name == "i" && v.Value == "0")
+	}
+	if !found {
+		t.Fatalf("the IDE's locals lack i=0: %+v", vars.Variables)
+	}
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 17)
+	d.event("stopped")
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	d.event("terminated")
+}

@@ -1,0 +1,233 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// observers is what the server keeps for clients that share it over HTTP:
+// who owns each debug session, the timeline of tool calls the live page
+// shows, and the IDE mirrors. Over stdio there is one client, whose MCP
+// session has no id, and none of it restricts anything.
+type observers struct {
+	mu      sync.Mutex
+	owners  map[string]owner // by debug session id
+	calls   []ToolCall       // newest last, at most timelineLen
+	nextSeq uint64
+	changed chan struct{} // closed and replaced on every new call
+	mirrors map[string]*exposed
+}
+
+type owner struct {
+	client string // the MCP session id of the client that created it
+	shared bool
+}
+
+// ReapedTool names the timeline entry of a debug session closed because
+// the client that created it left or was idle too long.
+const ReapedTool = "(client gone: session closed)"
+
+// timelineLen bounds the tool calls kept for the page.
+const timelineLen = 200
+
+// ToolCall is one entry of the timeline: a tool call by an agent, or an
+// action a person took on the page.
+type ToolCall struct {
+	Seq       uint64    `json:"seq"`
+	Time      time.Time `json:"time"`
+	Client    string    `json:"client,omitempty"`
+	Tool      string    `json:"tool"`
+	SessionID string    `json:"sessionId,omitempty"`
+	Millis    float64   `json:"ms"`
+	OK        bool      `json:"ok"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// installObservers adds the ownership check and the timeline to every
+// request, and closes a client's debug sessions when its MCP session ends.
+func (s *Server) installObservers() {
+	s.obs = &observers{owners: map[string]owner{}, changed: make(chan struct{}), mirrors: map[string]*exposed{}}
+	s.mcp.AddReceivingMiddleware(s.observe)
+	s.addExposeTools()
+}
+
+func (s *Server) observe(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "initialize":
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss.ID() != "" {
+				// Owned by the MCP session: ends when it does, whether the
+				// client left or the idle timeout closed it.
+				go func() {
+					_ = ss.Wait()
+					s.clientGone(ss.ID())
+				}()
+			}
+		case "tools/call":
+			if call, ok := req.(*mcp.CallToolRequest); ok {
+				return s.observeCall(ctx, next, method, call)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// observeCall refuses a call on another client's debug session, records
+// who creates a session, and adds the call to the timeline.
+func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method string, req *mcp.CallToolRequest) (mcp.Result, error) {
+	start := time.Now()
+	client := ""
+	if req.Session != nil {
+		client = req.Session.ID()
+	}
+	var args struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(req.Params.Arguments, &args)
+	entry := ToolCall{Time: start, Client: shortID(client), Tool: req.Params.Name, SessionID: args.SessionID}
+	var res mcp.Result
+	var err error
+	if refusal := s.refuse(client, req.Params.Name, args.SessionID); refusal != nil {
+		res = refusal
+	} else {
+		res, err = next(ctx, method, req)
+	}
+	entry.Millis = float64(time.Since(start).Microseconds()) / 1000
+	entry.OK = err == nil
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+		entry.OK = entry.OK && !r.IsError
+		var body struct {
+			SessionID string `json:"sessionId"`
+			Error     string `json:"error"`
+		}
+		if raw, ok := r.StructuredContent.(json.RawMessage); ok {
+			_ = json.Unmarshal(raw, &body)
+		}
+		entry.Error = body.Error
+		if req.Params.Name == "close_debug_session" && !r.IsError {
+			s.unexpose(args.SessionID)
+		}
+		if (req.Params.Name == "create_debug_session" || req.Params.Name == "debug_test" && args.SessionID == "") && !r.IsError && body.SessionID != "" {
+			s.obs.mu.Lock()
+			s.obs.owners[body.SessionID] = owner{client: client}
+			s.obs.mu.Unlock()
+			entry.SessionID = body.SessionID
+		}
+	}
+	if err != nil {
+		entry.Error = err.Error()
+	}
+	s.Record(entry)
+	return res, err
+}
+
+// refuse returns the failure for a call by client on a debug session it
+// may not drive, nil when it may.
+func (s *Server) refuse(client, tool, sessionID string) *mcp.CallToolResult {
+	if sessionID == "" || client == "" {
+		return nil
+	}
+	s.obs.mu.Lock()
+	o, ok := s.obs.owners[sessionID]
+	s.obs.mu.Unlock()
+	// Sharing stays the owner's decision, shared or not.
+	if !ok || o.client == "" || o.client == client || (o.shared && tool != "share_debug_session") {
+		return nil
+	}
+	body, _ := json.Marshal(failure{
+		Error: fmt.Sprintf("debug session %s belongs to another client; only the client that created it can use it", sessionID),
+		Hint:  "list_debug_sessions shows every session; create_debug_session makes your own, or its owner can call share_debug_session",
+	})
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		StructuredContent: json.RawMessage(body),
+		IsError:           true,
+	}
+}
+
+// clientGone closes the debug sessions of a client whose MCP session has
+// ended, so that no adapter or program outlives the agent that started it.
+func (s *Server) clientGone(client string) {
+	s.obs.mu.Lock()
+	var ids []string
+	for id, o := range s.obs.owners {
+		if o.client == client {
+			ids = append(ids, id)
+			delete(s.obs.owners, id)
+		}
+	}
+	s.obs.mu.Unlock()
+	for _, id := range ids {
+		s.unexpose(id)
+		if err := s.sessions.Close(id); err == nil {
+			s.log.Info("closed the debug session of a departed client", "session", id, "client", shortID(client))
+			s.Record(ToolCall{Time: time.Now(), Client: shortID(client), Tool: ReapedTool, SessionID: id, OK: true})
+		}
+	}
+}
+
+// closeMirrors stops every IDE mirror, for the server's end.
+func (s *Server) closeMirrors() {
+	s.obs.mu.Lock()
+	ids := make([]string, 0, len(s.obs.mirrors))
+	for id := range s.obs.mirrors {
+		ids = append(ids, id)
+	}
+	s.obs.mu.Unlock()
+	for _, id := range ids {
+		s.unexpose(id)
+	}
+}
+
+// Record adds an entry to the timeline and wakes its watchers.
+func (s *Server) Record(c ToolCall) {
+	s.obs.mu.Lock()
+	defer s.obs.mu.Unlock()
+	s.obs.nextSeq++
+	c.Seq = s.obs.nextSeq
+	s.obs.calls = append(s.obs.calls, c)
+	if len(s.obs.calls) > timelineLen {
+		s.obs.calls = append(s.obs.calls[:0], s.obs.calls[len(s.obs.calls)-timelineLen:]...)
+	}
+	close(s.obs.changed)
+	s.obs.changed = make(chan struct{})
+}
+
+// Timeline returns the last n tool calls, oldest first, and a channel
+// closed at the next one.
+func (s *Server) Timeline(n int) ([]ToolCall, <-chan struct{}) {
+	s.obs.mu.Lock()
+	defer s.obs.mu.Unlock()
+	start := max(0, len(s.obs.calls)-n)
+	return append([]ToolCall{}, s.obs.calls[start:]...), s.obs.changed
+}
+
+// DebugSessions lists every debug session, oldest first.
+func (s *Server) DebugSessions() []*session.Session { return s.sessions.List() }
+
+// DebugSession finds a debug session by id.
+func (s *Server) DebugSession(id string) (*session.Session, error) { return s.sessions.Get(id) }
+
+// Owner says which client (a short form of its MCP session id) created a
+// debug session, and whether it is shared; "" when anyone may drive it.
+func (s *Server) Owner(id string) (client string, shared bool) {
+	s.obs.mu.Lock()
+	defer s.obs.mu.Unlock()
+	o := s.obs.owners[id]
+	return shortID(o.client), o.shared
+}
+
+// shortID shortens an MCP session id for display; the full id is a
+// capability (it addresses the session over HTTP), so it is never shown.
+func shortID(id string) string {
+	if len(id) > 6 {
+		return id[:6]
+	}
+	return id
+}
