@@ -521,3 +521,29 @@ func TestNativeRustAttach(t *testing.T) {
 		t.Errorf("main's locals through the formatters: %v", l)
 	}
 }
+
+// debug_test on cargo test: a failed assert_eq! is a panic, stopped in the
+// test's own frame with the assertion's message.
+func TestRustDebugTestStopsAtTheFailingAssertion(t *testing.T) {
+	h := newHarness(t)
+	h.sessionFor("rust")
+	src := nativeProgram(t, "rustfail", "src", "lib.rs")
+	res := h.ok("debug_test", map[string]any{"language": "rust", "path": src})
+	test := res.obj("test")
+	if test.str("runner") != "cargo test" || test["failed"] != true || !strings.HasSuffix(test.str("name"), "tests::total_with_discount") {
+		t.Fatalf("debug_test names the failing test: %v", res)
+	}
+	if m := test.str("message"); !strings.Contains(m, "discounted total") || !strings.Contains(m, "left: 30.0") {
+		t.Errorf("the assertion's message: %q", m)
+	}
+	if loc := res.obj("location"); loc.num("line") != 21 || !strings.HasSuffix(loc.str("file"), "lib.rs") {
+		t.Errorf("the snapshot shows the test's frame: %v", loc)
+	}
+	if l := res.vars("locals"); l["got"] != "30" {
+		t.Errorf("the test's locals: %v", l)
+	}
+	passing := h.ok("debug_test", map[string]any{"language": "rust", "path": src, "name": "total_without_discount"})
+	if pt := passing.obj("test"); pt["passed"] != true || passing.str("state") != "stopped" {
+		t.Errorf("a passing test: %v", passing)
+	}
+}

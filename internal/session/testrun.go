@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -82,7 +83,13 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 			res.Name = name
 		}
 	}
-	if ex := snap.Exception; ex != nil {
+	// The runner's printed message, when it already came, says more than
+	// the exception (a Rust panic's is only "panic"); else the exception's;
+	// else wait a little for the printed one.
+	if plan.FailureOutput != nil {
+		res.Message = failureIn(snap.Output, plan.FailureOutput)
+	}
+	if ex := snap.Exception; res.Message == "" && ex != nil {
 		res.Message = joinNonEmpty(": ", firstNonEmpty(ex.ExceptionID, ex.TypeName), firstNonEmpty(ex.Message, ex.Description))
 	}
 	if res.Message == "" && plan.FailureOutput != nil {
@@ -110,14 +117,9 @@ func (s *Session) evalInShownFrame(ctx context.Context, expression string) strin
 	return v
 }
 
-// failureLine finds the runner's printed failure message in the output the
-// snapshot carries, or that arrives shortly after.
+// failureLine waits briefly for the runner's printed failure message,
+// which may reach us just after the stop.
 func (s *Session) failureLine(ctx context.Context, snap *Snapshot, plan *adapter.TestPlan) string {
-	for _, e := range snap.Output {
-		if m := plan.FailureOutput.FindString(e.Output); m != "" {
-			return strings.TrimSpace(m)
-		}
-	}
 	deadline := time.Now().Add(failureOutputWait)
 	since := uint64(0)
 	if n := len(snap.Output); n > 0 {
@@ -128,10 +130,8 @@ func (s *Session) failureLine(ctx context.Context, snap *Snapshot, plan *adapter
 		s.out.Wait(wctx, since)
 		cancel()
 		page := s.out.FinishedSince(since, 0)
-		for _, e := range page.Entries {
-			if m := plan.FailureOutput.FindString(e.Output); m != "" {
-				return strings.TrimSpace(m)
-			}
+		if m := failureIn(page.Entries, plan.FailureOutput); m != "" {
+			return m
 		}
 		if len(page.Entries) == 0 {
 			// An unfinished line is stored once it settles.
@@ -144,6 +144,17 @@ func (s *Session) failureLine(ctx context.Context, snap *Snapshot, plan *adapter
 		since = page.NextSince
 	}
 	return ""
+}
+
+// failureIn finds the failure message in output entries. Entries are
+// lines, and a message may span several (a panic's place, its message,
+// left and right), so it matches their joined text.
+func failureIn(entries []OutputEntry, re *regexp.Regexp) string {
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(e.Output)
+	}
+	return strings.TrimSpace(re.FindString(b.String()))
 }
 
 // focus makes the current stop show the first frame pred accepts, with its
