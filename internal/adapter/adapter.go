@@ -135,6 +135,7 @@ type TestPlan struct {
 	Program string
 	Args    []string
 	Cwd     string
+	Env     map[string]string
 	Extra   map[string]any
 	// ExecutablePath is the runtime to run them with, when the plan chose
 	// one (an interpreter that has the test runner).

@@ -159,3 +159,28 @@ func TestRubyAttach(t *testing.T) {
 	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 13)
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+// debug_test on minitest: the failed assertion stops in the test method.
+func TestRubyDebugTestStopsAtTheFailingAssertion(t *testing.T) {
+	h := newHarness(t)
+	h.sessionFor("ruby")
+	src := rubyProgram(t, "test_cart.rb")
+	res := h.ok("debug_test", map[string]any{"language": "ruby", "path": src})
+	test := res.obj("test")
+	if test.str("runner") != "minitest" || test["failed"] != true || test.str("name") != "CartTest#test_total_with_discount" {
+		t.Fatalf("debug_test names the failing test: %v", res)
+	}
+	if m := test.str("message"); m != "discounted total. Expected: 40 Actual: 30.0" {
+		t.Errorf("the assertion's message: %q", m)
+	}
+	if loc := res.obj("location"); loc.num("line") != 16 || loc.str("file") != src {
+		t.Errorf("the snapshot shows the test's frame: %v", loc)
+	}
+	if l := res.vars("locals"); l["got"] != "30.0" {
+		t.Errorf("the test's locals: %v", l)
+	}
+	passing := h.ok("debug_test", map[string]any{"language": "ruby", "path": src, "name": "test_total_without_discount"})
+	if pt := passing.obj("test"); pt["passed"] != true || passing.str("state") != "stopped" {
+		t.Errorf("a passing test: %v", passing)
+	}
+}

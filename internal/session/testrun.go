@@ -51,7 +51,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		}
 	}
 	started, err := s.Start(ctx, LaunchSpec{
-		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, DapLaunchArgs: plan.Extra,
+		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
 		ExecutablePath: plan.ExecutablePath, BreakOnExceptions: plan.BreakOnExceptions,
 	}, wait)
 	if err != nil {
@@ -154,7 +154,15 @@ func failureIn(entries []OutputEntry, re *regexp.Regexp) string {
 	for _, e := range entries {
 		b.WriteString(e.Output)
 	}
-	return strings.TrimSpace(re.FindString(b.String()))
+	m := re.FindStringSubmatch(b.String())
+	switch {
+	case m == nil:
+		return ""
+	case len(m) > 1 && m[1] != "":
+		// The pattern's first group, when it has one, is the message.
+		return strings.TrimSpace(m[1])
+	}
+	return strings.TrimSpace(m[0])
 }
 
 // focus makes the current stop show the first frame pred accepts, with its

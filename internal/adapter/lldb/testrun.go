@@ -14,7 +14,7 @@ import (
 
 // testPanicLine is what a failing Rust test prints: the panic's place, then
 // its message (an assertion's with its left and right values).
-var testPanicLine = regexp.MustCompile(`(?m)^thread '[^']*'[^\n]* panicked at [^\n]*\n[^\n]*(\n\s*left:[^\n]*\n\s*right:[^\n]*)?`)
+var testPanicLine = regexp.MustCompile(`(?m)^thread '[^']*'[^\n]* panicked at [^\n]*\n[^\n]*(?:\n\s*left:[^\n]*\n\s*right:[^\n]*)?`)
 
 // testArtifact is the part of a `cargo test --no-run --message-format=json`
 // line we read.

@@ -57,19 +57,25 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		return nil, unavailable(err)
 	}
 	helper := helperPath()
-	command := launchCommand(found, ruby, helper, cfg.Program, cfg.Args)
+	requires, err := requiresOf(cfg.Extra)
+	if err != nil {
+		return nil, err
+	}
+	command := launchCommand(found, ruby, append([]string{helper}, requires...), cfg.Program, cfg.Args)
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = filepath.Dir(cfg.Program)
 	}
 	args := map[string]any{"type": "rdbg", "request": "launch", "program": cfg.Program, "cwd": cwd}
 	for k, v := range cfg.Extra {
-		args[k] = v
+		if k != requiresKey {
+			args[k] = v
+		}
 	}
 	if cfg.DryRun {
 		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
 	}
-	if err := writeHelper(helper); err != nil {
+	if err := writeFile(helper, syncHelper); err != nil {
 		return nil, err
 	}
 	srv, err := spawn(ctx, command, cwd, cfg.Env, log)
@@ -109,9 +115,40 @@ func programRuby(found *rdbg, path string) (string, error) {
 // in command mode so that the exact ruby runs the program, with the sync
 // helper loaded first. rdbg execs that command: its process is the
 // program's.
-func launchCommand(found *rdbg, ruby, helper, program string, args []string) []string {
-	cmd := found.command("--open", "--host", "127.0.0.1", "--port", "0", "-c", "--", ruby, "-r", helper, program)
+func launchCommand(found *rdbg, ruby string, requires []string, program string, args []string) []string {
+	cmd := found.command("--open", "--host", "127.0.0.1", "--port", "0", "-c", "--", ruby)
+	for _, r := range requires {
+		cmd = append(cmd, "-r", r)
+	}
+	cmd = append(cmd, program)
 	return append(cmd, args...)
+}
+
+// requiresKey is the launch argument ("requires": files) that loads Ruby
+// files before the program, as ruby -r does. rdbg replaces RUBYOPT, so
+// this is the way to preload code (debug_test's minitest helper uses it).
+const requiresKey = "requires"
+
+func requiresOf(extra map[string]any) ([]string, error) {
+	v, ok := extra[requiresKey]
+	if !ok {
+		return nil, nil
+	}
+	switch l := v.(type) {
+	case []string:
+		return l, nil
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s must be a list of file paths, not %v", requiresKey, v)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s must be a list of file paths, not %v", requiresKey, v)
 }
 
 // helperPath is where the sync helper lives: the user's cache directory,
@@ -124,29 +161,29 @@ func helperPath() string {
 	return filepath.Join(dir, "mcp-debugger", "ruby", "mcp_debugger_sync.rb")
 }
 
-// writeHelper writes the sync helper unless it is already there as is.
-func writeHelper(p string) error {
-	if b, err := os.ReadFile(p); err == nil && string(b) == syncHelper {
+// writeFile writes one of our Ruby helpers unless it is already there as
+// it is; written aside then renamed, so that a concurrent launch never
+// loads half a file.
+func writeFile(p, content string) error {
+	if b, err := os.ReadFile(p); err == nil && string(b) == content {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("ruby output helper: %w", err)
+		return fmt.Errorf("ruby helper %s: %w", filepath.Base(p), err)
 	}
-	// Written aside then renamed, so that a concurrent launch never loads
-	// half a file.
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".sync-*.rb")
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".helper-*.rb")
 	if err != nil {
-		return fmt.Errorf("ruby output helper: %w", err)
+		return fmt.Errorf("ruby helper %s: %w", filepath.Base(p), err)
 	}
-	_, werr := tmp.WriteString(syncHelper)
+	_, werr := tmp.WriteString(content)
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("ruby output helper: %v %v", werr, cerr)
+		return fmt.Errorf("ruby helper %s: %v %v", filepath.Base(p), werr, cerr)
 	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("ruby output helper: %w", err)
+		return fmt.Errorf("ruby helper %s: %w", filepath.Base(p), err)
 	}
 	return nil
 }

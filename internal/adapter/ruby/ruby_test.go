@@ -75,8 +75,8 @@ func TestGemScriptRunsThroughRuby(t *testing.T) {
 	if err != nil || got.path != gem || got.ruby != ruby || got.version != "1.4.0" {
 		t.Fatalf("gem rdbg: %+v %v", got, err)
 	}
-	cmd := launchCommand(got, ruby, "/cache/sync.rb", "/p/prog.rb", []string{"a b", "c"})
-	want := []string{ruby, gem, "--open", "--host", "127.0.0.1", "--port", "0", "-c", "--", ruby, "-r", "/cache/sync.rb", "/p/prog.rb", "a b", "c"}
+	cmd := launchCommand(got, ruby, []string{"/cache/sync.rb", "/p/setup.rb"}, "/p/prog.rb", []string{"a b", "c"})
+	want := []string{ruby, gem, "--open", "--host", "127.0.0.1", "--port", "0", "-c", "--", ruby, "-r", "/cache/sync.rb", "-r", "/p/setup.rb", "/p/prog.rb", "a b", "c"}
 	if !slices.Equal(cmd, want) {
 		t.Fatalf("command %q\nwant    %q", cmd, want)
 	}
