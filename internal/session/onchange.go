@@ -203,6 +203,10 @@ func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, 
 // frame after each step.
 func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
 	res := &ChangeResult{Method: BySteps, From: shown(req.Expression, before)}
+	// The stops between steps are the session's own: only their stacks
+	// are needed, to find the frame again.
+	s.setStackOnly(r, true)
+	defer s.setStackOnly(r, false)
 	deadline := time.Now().Add(req.Timeout)
 	prev := locationOf(st)
 	thread := st.ThreadID
@@ -256,8 +260,31 @@ func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req Chang
 	if res.Why == "" && !res.Changed {
 		res.Why = fmt.Sprintf("maxSteps (%d) reached without the value changing", req.MaxSteps)
 	}
+	s.setStackOnly(r, false)
+	s.completeStop(ctx)
 	res.Snapshot = s.snapshotNow(ctx)
 	return res, nil
+}
+
+func (s *Session) setStackOnly(r *run, on bool) {
+	s.mu.Lock()
+	r.stackOnly = on
+	s.mu.Unlock()
+}
+
+// completeStop fetches what a stack-only stop lacks (its locals, the
+// watches), so that its snapshot is whole.
+func (s *Session) completeStop(ctx context.Context) {
+	s.mu.Lock()
+	st := s.stop
+	s.mu.Unlock()
+	if st == nil {
+		return
+	}
+	<-st.ready
+	if st.partial {
+		s.refetch(ctx, st.top)
+	}
 }
 
 // shown is a value as an answer shows it.

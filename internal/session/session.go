@@ -254,6 +254,10 @@ type run struct {
 	// returns are the traced calls being stepped out of, innermost last
 	// (guarded by the session's mutex; see tracefn.go).
 	returns []pendingReturn
+	// stackOnly makes stops fetch only the stack, while the session steps
+	// on its own (break_on_change) and no agent reads the stops between;
+	// guarded by the session's mutex.
+	stackOnly bool
 
 	mu          sync.Mutex
 	terminals   []*proc.Process // programs started through runInTerminal

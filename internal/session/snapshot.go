@@ -43,6 +43,7 @@ type Stop struct {
 	changed    []Change       // against the previous stop in the same function
 	added      []string       // locals and watches that stop did not have
 	compared   bool           // there was such a stop
+	partial    bool           // only the stack was fetched (run.stackOnly)
 }
 
 // prefetchFrames is how many frames are fetched at stop time: enough for a
@@ -72,7 +73,23 @@ func (s *Session) prefetch(r *run, st *Stop) {
 	}
 	defer wg.Wait()
 
-	s.fetchTopFrame(ctx, r, st)
+	s.mu.Lock()
+	stackOnly := r.stackOnly
+	s.mu.Unlock()
+	s.fetchStack(ctx, r, st)
+	if stackOnly {
+		st.partial = true
+		return
+	}
+	s.fetchFrameData(ctx, r, st)
+}
+
+// fetchFrameData fetches, for the frame a stop shows, its locals and the
+// watches' values, and notes what changed since the last stop there.
+func (s *Session) fetchFrameData(ctx context.Context, r *run, st *Stop) {
+	if len(st.frames) > 0 {
+		fetchLocals(ctx, r, st)
+	}
 	s.mu.Lock()
 	watches := append([]Watch(nil), s.watches...)
 	s.mu.Unlock()
@@ -82,9 +99,9 @@ func (s *Session) prefetch(r *run, st *Stop) {
 	s.noteChanges(st)
 }
 
-// fetchTopFrame fetches the stack of a stop and the locals of the frame
-// its snapshot shows.
-func (s *Session) fetchTopFrame(ctx context.Context, r *run, st *Stop) {
+// fetchStack fetches the stack of a stop and picks the frame its snapshot
+// shows.
+func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 	var stack dap.StackTraceResponseBody
 	st.framesErr = r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": prefetchFrames}, &stack)
 	if st.framesErr != nil || len(stack.StackFrames) == 0 {
@@ -99,6 +116,10 @@ func (s *Session) fetchTopFrame(ctx context.Context, r *run, st *Stop) {
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
 	}
+}
+
+// fetchLocals fetches the scopes and locals of the frame a stop shows.
+func fetchLocals(ctx context.Context, r *run, st *Stop) {
 	scopes, err := fetchScopes(ctx, r, st.frames[st.top].Id)
 	if err != nil {
 		st.localsErr = err

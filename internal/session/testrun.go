@@ -168,22 +168,28 @@ func failureIn(entries []OutputEntry, re *regexp.Regexp) string {
 // focus makes the current stop show the first frame pred accepts, with its
 // locals; false when no frame does or it is already shown.
 func (s *Session) focus(ctx context.Context, pred func(name, path string) bool) bool {
-	r, st, err := s.pausedStop(ctx, "select a frame")
+	_, st, err := s.pausedStop(ctx, "select a frame")
 	if err != nil {
 		return false
 	}
-	idx := -1
 	for i, f := range st.frames {
 		path := ""
 		if f.Source != nil {
 			path = f.Source.Path
 		}
 		if pred(f.Name, path) {
-			idx = i
-			break
+			return i != st.top && s.refetch(ctx, i)
 		}
 	}
-	if idx < 0 || idx == st.top {
+	return false
+}
+
+// refetch replaces the current stop with one showing frame idx, its locals
+// and watches fetched anew (a stop is never changed once its prefetch is
+// done: readers use it without the lock). False if the program moved on.
+func (s *Session) refetch(ctx context.Context, idx int) bool {
+	r, st, err := s.pausedStop(ctx, "fetch the stop's locals")
+	if err != nil || idx >= len(st.frames) {
 		return false
 	}
 	nst := &Stop{
@@ -192,12 +198,7 @@ func (s *Session) focus(ctx context.Context, pred func(name, path string) bool) 
 		ready: make(chan struct{}), noExceptionInfo: st.noExceptionInfo,
 		frames: st.frames, top: idx, depth: st.depth, exception: st.exception,
 	}
-	if scopes, err := fetchScopes(ctx, r, st.frames[idx].Id); err != nil {
-		nst.localsErr = err
-	} else if sc := localsScope(scopes); sc != nil {
-		nst.scopes, nst.localsRef, nst.localsName = scopes, sc.VariablesReference, sc.Name
-		nst.locals, nst.localsErr = fetchVariables(ctx, r, sc.VariablesReference, 0, 0)
-	}
+	s.fetchFrameData(ctx, r, nst)
 	close(nst.ready)
 	s.mu.Lock()
 	defer s.mu.Unlock()
