@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +68,9 @@ func TestNodeBreakpointStepsAndEvaluate(t *testing.T) {
 	out := h.ok("step_out", map[string]any{"sessionId": id})
 	if out.str("state") != "paused" || out.obj("location").num("line") != 11 || out.obj("location").str("file") != src || out.vars("locals")["w"] != `"w10"` {
 		t.Fatalf("step out: %v", out)
+	}
+	if rv := out.vars("locals")["(return) weigh"]; rv != `"w10"` {
+		t.Errorf("the value weigh returned, after the step out: %q (locals %v)", rv, out.vars("locals"))
 	}
 	next := h.ok("continue_execution", map[string]any{"sessionId": id})
 	wantStop(t, next, "breakpoint", 10)
@@ -404,5 +408,201 @@ func TestNodeAttachByPortAndDetach(t *testing.T) {
 	}
 	if _, ok := <-ticks; !ok || p.Exited() {
 		t.Fatal("the program stopped after detach")
+	}
+}
+
+func TestNodeTraceFunctionOfAModule(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	// weigh is weigh.js's own function: not reachable from the global
+	// scope, and weigh.js is not loaded yet when the trace is set.
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "weigh"})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "loop.js")})
+	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
+		t.Fatalf("a trace never stops the program: %v", end)
+	}
+	var calls, returns []result
+	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
+		switch e.str("kind") {
+		case "call":
+			calls = append(calls, e)
+		case "return":
+			returns = append(returns, e)
+		}
+	}
+	if len(calls) != 5 || len(returns) != 5 {
+		t.Fatalf("want 5 calls and 5 returns: %v %v", calls, returns)
+	}
+	for i := range 5 {
+		args := map[string]string{}
+		for _, v := range calls[i].list("values") {
+			args[v.str("name")] = v.str("value")
+		}
+		if args["item"] != itoa(i+1) || args["factor"] != "10" || calls[i].str("function") != "weigh" || calls[i].num("line") != 5 {
+			t.Errorf("call %d: %v", i, calls[i])
+		}
+		if v := returns[i].obj("return").str("value"); v != fmt.Sprintf(`"w%d"`, (i+1)*10) {
+			t.Errorf("return %d: %v", i, returns[i])
+		}
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Count(all, "item ") != 5 {
+		t.Errorf("the program's output: %q", all)
+	}
+}
+
+func TestNodeDebugTestStopsAtTheFailingAssertion(t *testing.T) {
+	h := newHarness(t)
+	file := nodeProgram(t, filepath.Join("test", "cart.test.js"))
+	res := h.ok("debug_test", map[string]any{"language": "javascript", "path": file})
+	test := res.obj("test")
+	if test.str("runner") != "node:test" || test["failed"] != true || test.str("name") != "total with discount" {
+		t.Fatalf("debug_test names the failing test: %v", res)
+	}
+	if m := test.str("message"); !strings.HasPrefix(m, "AssertionError: discounted total") || !strings.Contains(m, "30 !== 40") {
+		t.Errorf("the assertion's message: %q", m)
+	}
+	// The assertion throws inside node:assert; the snapshot shows the
+	// test's own frame.
+	wantStop(t, res, "exception", 15)
+	if loc := res.obj("location"); loc.str("file") != file {
+		t.Errorf("the stop should be shown in the test file: %v", loc)
+	}
+	if l := res.vars("locals"); l["got"] != "30" || l["prices"] != "[10, 20, 30]" {
+		t.Errorf("the snapshot shows the test's locals: %v", l)
+	}
+	id := res.str("sessionId")
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "total(prices, 0)"}); ev.str("result") != "60" {
+		t.Errorf("the session stays open for inspection: %v", ev)
+	}
+
+	passing := h.ok("debug_test", map[string]any{"language": "javascript", "path": file, "name": "total without discount"})
+	if pt := passing.obj("test"); pt["passed"] != true || pt["failed"] != false || passing.str("state") != "stopped" {
+		t.Errorf("a passing test: %v", passing)
+	}
+}
+
+func TestNodeJustMyCodeSkipsNodeModules(t *testing.T) {
+	src := nodeProgram(t, filepath.Join("jmc", "main.js"))
+	lib := nodeProgram(t, filepath.Join("jmc", "node_modules", "lib", "index.js"))
+	for _, tc := range []struct {
+		name       string
+		justMyCode bool
+		file       string
+		line       int
+	}{
+		// lib.apply is a package's: stepping into it lands in the user's
+		// callback it calls.
+		{"skipped", true, src, 7},
+		{"shown when asked", false, lib, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			id := h.sessionFor("javascript")
+			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 10})
+			snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "dapLaunchArgs": map[string]any{"justMyCode": tc.justMyCode}})
+			wantStop(t, snap, "breakpoint", 10)
+			into := h.ok("step_into", map[string]any{"sessionId": id})
+			wantStop(t, into, "step", tc.line)
+			if f := into.obj("location").str("file"); f != tc.file {
+				t.Fatalf("step into should land in %s, got %s", tc.file, f)
+			}
+		})
+	}
+}
+
+func TestNodeAttachByProcessID(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	// SIGUSR1 opens the inspector on --inspect-port (default 9229, which
+	// a test must not assume free).
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	src := nodeProgram(t, "serve.js")
+	cmd := exec.Command(node, fmt.Sprintf("--inspect-port=127.0.0.1:%d", port), src)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	ticks := bufio.NewScanner(stdout)
+	if !ticks.Scan() {
+		t.Fatal("serve.js printed nothing")
+	}
+	go func() {
+		for ticks.Scan() {
+		}
+	}()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "port": port})
+	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 10000})
+	wantStop(t, snap, "breakpoint", 6)
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "process.pid"}); ev.str("result") != fmt.Sprint(p.Pid()) {
+		t.Fatalf("evaluate in the attached process: %v", ev)
+	}
+	h.ok("detach_from_process", map[string]any{"sessionId": id})
+	if p.Exited() {
+		t.Fatal("detach should leave the program running")
+	}
+}
+
+func TestNodeTypeScriptWithoutARunner(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	out, err := exec.Command(node, "-p", "process.features.typescript ? 1 : process.versions.node").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "%d.%d", &major, &minor); err != nil || major > 22 || major == 22 && minor >= 6 {
+		t.Skipf("node %s runs TypeScript itself", strings.TrimSpace(string(out)))
+	}
+	// A copy outside the repository: no tsx or ts-node in a node_modules
+	// above it.
+	dir := t.TempDir()
+	data, err := os.ReadFile(nodeProgram(t, filepath.Join("ts", "src", "weigh.ts")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := filepath.Join(dir, "weigh.ts")
+	if err := os.WriteFile(ts, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	id := h.sessionFor("typescript")
+	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": ts}, "no tsx or ts-node was found")
+}
+
+func TestNodeStepOutShowsTheReturnValue(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	src := nodeProgram(t, "fact.js")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 5, "condition": "n === 3"})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 5)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	// Out of fact(3) while its recursive calls run, then out of the
+	// callers, each time with the value the function returned.
+	for _, want := range []struct {
+		line     int
+		n, value string
+	}{{6, "4", "6"}, {6, "5", "24"}, {9, "", "120"}} {
+		out := h.ok("step_out", map[string]any{"sessionId": id})
+		l := out.vars("locals")
+		if out.obj("location").num("line") != want.line || l["n"] != want.n && want.n != "" || l["(return) fact"] != want.value {
+			t.Fatalf("step out: want line %d, n %s, (return) fact %s: %v %v", want.line, want.n, want.value, out.obj("location"), l)
+		}
 	}
 }

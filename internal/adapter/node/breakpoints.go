@@ -358,14 +358,22 @@ func (s *server) setExceptionBreakpoints(req *request) (any, error) {
 	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
-	state := "none"
+	mode := "none"
 	for _, f := range args.Filters {
 		switch {
 		case f == "all":
-			state = "all"
-		case f == "uncaught" && state == "none":
-			state = "uncaught"
+			mode = "all"
+		case f == userUnhandled && mode != "all":
+			mode = userUnhandled
+		case f == "uncaught" && mode == "none":
+			mode = "uncaught"
 		}
+	}
+	// userUnhandled needs every exception from the inspector; the
+	// adapter keeps those that leave the user's code (userunhandled.go).
+	state := mode
+	if mode == userUnhandled {
+		state = "all"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
 	defer cancel()
@@ -373,8 +381,18 @@ func (s *server) setExceptionBreakpoints(req *request) (any, error) {
 		return nil, fmt.Errorf("set exception breakpoints: %w", err)
 	}
 	s.mu.Lock()
-	s.excState = state
+	changed := (s.excState == userUnhandled) != (mode == userUnhandled)
+	s.excState = mode
 	s.mu.Unlock()
+	if changed && s.opts.justMyCode {
+		patterns := blackboxPatterns
+		if mode == userUnhandled {
+			patterns = userUnhandledBlackbox
+		}
+		if err := s.cdp.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": patterns}, nil); err != nil {
+			return nil, fmt.Errorf("set exception breakpoints: %w", err)
+		}
+	}
 	return nil, nil
 }
 

@@ -20,6 +20,9 @@ type script struct {
 	path string
 	// sm is its source map, when it has one that could be read.
 	sm *sourceMap
+	// source is its text once read (sourceRead), for function breakpoints.
+	source     string
+	sourceRead bool
 }
 
 // internal reports whether the script is Node's own.
@@ -124,6 +127,9 @@ func (s *server) scriptParsed(p cdp.ScriptParsed) {
 	s.mu.Unlock()
 	if sc.sm != nil {
 		s.bindMapped(sc)
+	}
+	if sc.path != "" && !sc.internal() {
+		s.bindDeclarationsIn(sc)
 	}
 }
 

@@ -19,6 +19,10 @@ import (
 type scopeHandle struct {
 	frame *cdp.CallFrame
 	parts []string // object ids, innermost first
+	// returned is a return value shown first, as "(return) name", in the
+	// locals of the frame a step out came back to.
+	returned   *cdp.RemoteObject
+	returnedBy string
 }
 
 // objectHandle is a value with children.
@@ -131,6 +135,14 @@ func (s *server) scopes(req *request) (any, error) {
 	if len(blocks.parts) > 0 {
 		out = append([]godap.Scope{{Name: "Block", PresentationHint: "locals", VariablesReference: s.newHandleLocked(blocks)}}, out...)
 	}
+	if st := s.pause; st != nil && st.returnValue != nil && len(st.ev.CallFrames) > 0 && frame == &st.ev.CallFrames[0] {
+		for _, sc := range out {
+			if h, ok := s.handles[sc.VariablesReference].(*scopeHandle); ok && sc.PresentationHint == "locals" {
+				h.returned, h.returnedBy = st.returnValue, st.returnOf
+				break
+			}
+		}
+	}
 	return godap.ScopesResponseBody{Scopes: out}, nil
 }
 
@@ -194,6 +206,9 @@ func (s *server) scopeVariables(ctx context.Context, h *scopeHandle) ([]godap.Va
 	vars := []godap.Variable{}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if h.returned != nil {
+		vars = append(vars, s.variableLocked("(return) "+h.returnedBy, h.returned, h.frame))
+	}
 	for _, r := range results {
 		for _, p := range r.Result {
 			if seen[p.Name] || p.Value == nil {
@@ -370,59 +385,4 @@ func (s *server) setVariable(req *request) (any, error) {
 	v := s.variableLocked(args.Name, &res, top)
 	s.mu.Unlock()
 	return godap.SetVariableResponseBody{Value: v.Value, Type: v.Type, VariablesReference: v.VariablesReference}, nil
-}
-
-// setFunctionBreakpoints breaks on calls of functions that can be reached
-// by name now: globally, or from the current frame when paused.
-func (s *server) setFunctionBreakpoints(req *request) (any, error) {
-	var args godap.SetFunctionBreakpointsArguments
-	if err := req.Args(&args); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
-	defer cancel()
-	s.mu.Lock()
-	stale := s.funcBPs
-	s.funcBPs = nil
-	var top *cdp.CallFrame
-	if s.pause != nil && len(s.pause.ev.CallFrames) > 0 {
-		top = &s.pause.ev.CallFrames[0]
-	}
-	s.mu.Unlock()
-	for _, id := range stale {
-		_ = s.cdp.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
-	}
-	out := []godap.Breakpoint{}
-	for _, fb := range args.Breakpoints {
-		s.mu.Lock()
-		s.nextBP++
-		bp := godap.Breakpoint{Id: s.nextBP}
-		s.mu.Unlock()
-		fn, err := s.evalIn(ctx, top, fb.Name)
-		switch {
-		case err != nil:
-			bp.Message = fmt.Sprintf("%s cannot be reached by name here (%v): set a line breakpoint in it, or set this one again while paused where it is in scope", fb.Name, err)
-		case fn.Type != "function":
-			bp.Message = fb.Name + " is not a function"
-		default:
-			var res struct {
-				BreakpointID string `json:"breakpointId"`
-			}
-			params := map[string]any{"objectId": fn.ObjectID}
-			if fb.Condition != "" {
-				params["condition"] = fb.Condition
-			}
-			if err := s.cdp.Call(ctx, "Debugger.setBreakpointOnFunctionCall", params, &res); err != nil {
-				bp.Message = err.Error()
-				break
-			}
-			bp.Verified = true
-			s.mu.Lock()
-			s.funcBPs = append(s.funcBPs, res.BreakpointID)
-			s.byCDP[res.BreakpointID] = &breakpoint{id: bp.Id}
-			s.mu.Unlock()
-		}
-		out = append(out, bp)
-	}
-	return godap.SetFunctionBreakpointsResponseBody{Breakpoints: out}, nil
 }

@@ -55,3 +55,37 @@ func scanCompiled(root string) []compiledScript {
 	})
 	return out
 }
+
+// maxScriptSize bounds the files read when searching for declarations.
+const maxScriptSize = 4 << 20
+
+// scanScripts lists the JavaScript files under root (not in node_modules
+// or hidden directories), once per launch, for function breakpoints.
+func scanScripts(root string) []string {
+	var out []string
+	seen := 0
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		seen++
+		if seen > maxMapScan {
+			return filepath.SkipAll
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "node_modules" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !plainScript(path) {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.Size() <= maxScriptSize {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}

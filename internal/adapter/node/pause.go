@@ -22,6 +22,10 @@ type pauseState struct {
 	frames    []godap.StackFrame
 	exception *cdp.RemoteObject
 	uncaught  bool
+	// returnValue is what returnOf returned, when the stop ends a step
+	// out of it (returns.go).
+	returnValue *cdp.RemoteObject
+	returnOf    string
 }
 
 // frameHandle is a frame id's target; call is nil for async frames, which
@@ -48,6 +52,9 @@ func (s *server) newHandleLocked(h any) int {
 // exception inside Node's own code).
 func (s *server) paused(p cdp.Paused) {
 	s.log.Debug("node adapter: paused", "reason", p.Reason, "hit", p.HitBreakpoints, "data", string(p.Data))
+	if p.Reason == "ambiguous" {
+		p.Reason, p.Data = mainReason(p)
+	}
 	switch p.Reason {
 	case "Break on start":
 		if s.opts.stopOnEntry {
@@ -60,15 +67,22 @@ func (s *server) paused(p cdp.Paused) {
 		s.resumeQuietly()
 		return
 	}
+	if s.continueReturnCapture(p) {
+		return
+	}
 	s.mu.Lock()
 	stepping, pauseRequested := s.stepping, s.pauseRequested
 	var hitIDs []int
 	anyHit := false
+	counted := map[int]bool{}
 	for _, id := range p.HitBreakpoints {
 		bp := s.byCDP[id]
-		if bp == nil {
+		// One breakpoint may be bound twice at the same place (a file
+		// under two paths): count it once.
+		if bp == nil || counted[bp.id] {
 			continue
 		}
+		counted[bp.id] = true
 		anyHit = true
 		bp.hits++
 		if bp.hit.match(bp.hits) {
@@ -85,8 +99,12 @@ func (s *server) paused(p cdp.Paused) {
 			Uncaught bool `json:"uncaught"`
 		}
 		_ = json.Unmarshal(p.Data, &exc)
-		if !exc.Uncaught && internalTop && s.opts.justMyCode {
+		if !exc.Uncaught && internalTop && s.opts.justMyCode && s.exceptionMode() != userUnhandled {
 			// Node's module loader throws and catches as it works.
+			s.resumeQuietly()
+			return
+		}
+		if !exc.Uncaught && s.exceptionMode() == userUnhandled && !s.thrownByUserCode(p) {
 			s.resumeQuietly()
 			return
 		}
@@ -115,6 +133,39 @@ func (s *server) paused(p cdp.Paused) {
 	default:
 		s.reportStop(p, "breakpoint", "Paused on a debugger statement", "", nil)
 	}
+}
+
+// mainReason picks, of the reasons of a pause that has several (a
+// breakpoint where the program also breaks on start, or throws), the one
+// that decides what the pause means, with its data.
+func mainReason(p cdp.Paused) (string, json.RawMessage) {
+	var d struct {
+		Reasons []struct {
+			Reason  string          `json:"reason"`
+			AuxData json.RawMessage `json:"auxData"`
+		} `json:"reasons"`
+	}
+	_ = json.Unmarshal(p.Data, &d)
+	rank := func(reason string) int {
+		switch reason {
+		case "Break on start":
+			return 3
+		case "other", "instrumentation":
+			if reason == "other" && len(p.HitBreakpoints) > 0 {
+				return 1
+			}
+			return 0
+		}
+		return 2
+	}
+	best, data := "other", json.RawMessage(nil)
+	bestRank := -1
+	for _, r := range d.Reasons {
+		if rk := rank(r.Reason); rk > bestRank {
+			best, data, bestRank = r.Reason, r.AuxData, rk
+		}
+	}
+	return best, data
 }
 
 // maxPauseRetries bounds the attempts to move a requested pause out of
@@ -196,9 +247,14 @@ func (s *server) reportStop(p cdp.Paused, reason, desc, text string, hitIDs []in
 			st.exception, st.uncaught = &exc.RemoteObject, exc.Uncaught
 		}
 	}
+	var remove []string
+	st.returnValue, st.returnOf, remove = s.endReturnCaptureLocked()
 	s.pause = st
 	s.stepping, s.pauseRequested, s.pauseRetries = false, false, 0
 	s.mu.Unlock()
+	for _, id := range remove {
+		_, _ = s.cdp.Send("Debugger.removeBreakpoint", map[string]any{"breakpointId": id})
+	}
 	select {
 	case s.stopped <- struct{}{}:
 	default:
@@ -249,6 +305,18 @@ func (s *server) resume(_ *request, method string) (any, error) {
 		s.mu.Unlock()
 		return nil, errors.New("the program is not paused")
 	}
+	if method == "Debugger.stepOut" && len(s.pause.ev.CallFrames) > 0 {
+		top, depth := s.pause.ev.CallFrames[0], len(s.pause.ev.CallFrames)
+		s.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+		s.prepareReturnCapture(ctx, top, depth)
+		cancel()
+		s.mu.Lock()
+		if s.pause == nil {
+			s.mu.Unlock()
+			return nil, errors.New("the program is not paused")
+		}
+	}
 	old, oldHandles := s.pause, make(map[int]any, len(s.handles))
 	for k, v := range s.handles {
 		oldHandles[k] = v
@@ -263,7 +331,11 @@ func (s *server) resume(_ *request, method string) (any, error) {
 		if s.pause == nil {
 			s.pause, s.handles, s.stepping = old, oldHandles, false
 		}
+		_, _, remove := s.endReturnCaptureLocked()
 		s.mu.Unlock()
+		for _, id := range remove {
+			_, _ = s.cdp.Send("Debugger.removeBreakpoint", map[string]any{"breakpointId": id})
+		}
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	if method == "Debugger.resume" {
@@ -324,7 +396,9 @@ func (s *server) exceptionInfo(*request) (any, error) {
 	if typeName == "" {
 		typeName = o.Type
 	}
-	if rest, ok := strings.CutPrefix(msg, typeName+": "); ok {
+	if o.Subtype == "error" {
+		msg = errorMessage(o.Description, typeName)
+	} else if rest, ok := strings.CutPrefix(msg, typeName+": "); ok {
 		msg = rest
 	}
 	mode := godap.ExceptionBreakMode("always")
@@ -337,4 +411,25 @@ func (s *server) exceptionInfo(*request) (any, error) {
 		BreakMode:   mode,
 		Details:     &godap.ExceptionDetails{Message: msg, TypeName: typeName, StackTrace: o.Description},
 	}, nil
+}
+
+// errorMessage is an Error's message read from its stack text: what comes
+// before the first frame line, without the "Name [code]: " prefix. It
+// keeps every line (an assertion's message ends with its diff).
+func errorMessage(stack, typeName string) string {
+	head := stack
+	if i := strings.Index(head, "\n    at "); i >= 0 {
+		head = head[:i]
+	}
+	if rest, ok := strings.CutPrefix(head, typeName); ok {
+		if strings.HasPrefix(rest, " [") {
+			if j := strings.Index(rest, "]"); j > 0 {
+				rest = rest[j+1:]
+			}
+		}
+		if msg, ok := strings.CutPrefix(rest, ": "); ok {
+			head = msg
+		}
+	}
+	return strings.TrimSpace(head)
 }

@@ -37,9 +37,10 @@ type server struct {
 	*dap.ServerConn // responses and events, one at a time, in seq order
 
 	// Owned by the serve goroutine.
-	initialized bool
-	started     bool // launch or attach succeeded
-	quit        bool // disconnect answered: stop serving
+	initialized    bool
+	started        bool // launch or attach succeeded
+	quit           bool // disconnect answered: stop serving
+	programStopped bool // stopProgram has run
 
 	// Set once by launch or attach, before the event loop starts.
 	cdp        *cdp.Client
@@ -57,15 +58,20 @@ type server struct {
 	bps     map[string][]*breakpoint // by the client's source path
 	byCDP   map[string]*breakpoint
 	nextBP  int
-	funcBPs []string // inspector ids of the function breakpoints
+	funcBPs []*funcBreakpoint
 	// root is where compiled output is searched for source maps (the
 	// launched program's project); compiled is what was found, read on
 	// the first breakpoint in a compiled source.
-	root           string
-	compiled       []compiledScript
-	scanned        bool
-	instrumenting  bool
+	root          string
+	compiled      []compiledScript
+	scanned       bool
+	instrumenting bool
+	// files are the program's JavaScript files (filesScanned once), where
+	// function breakpoints look for declarations before the files load.
+	files          []string
+	filesScanned   bool
 	pause          *pauseState
+	capture        *returnCapture // a step out catching a return value
 	handles        map[int]any
 	nextHandle     int
 	stepping       bool
@@ -192,16 +198,19 @@ func (s *server) shutdown() {
 // launched it and terminate is set) and waits for the event loop and the
 // output readers to end.
 func (s *server) stopProgram(terminate bool) {
-	if !s.started {
+	if !s.started || s.programStopped {
 		return
 	}
-	if s.proc != nil && terminate {
+	s.programStopped = true
+	killed := s.proc != nil && terminate
+	if killed {
 		s.proc.Kill()
 	}
 	s.cdp.Close()
 	<-s.eventsDone
 	s.outputs.Wait()
-	if s.proc != nil {
+	// Kill walks /proc for the process's children (~1.5 ms a time): once.
+	if s.proc != nil && !killed {
 		s.proc.Kill()
 	}
 }
@@ -225,6 +234,7 @@ func (s *server) initialize(*request) (any, error) {
 		ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
 			{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
 			{Filter: "all", Label: "All exceptions"},
+			{Filter: userUnhandled, Label: "User-unhandled exceptions", Description: "Also exceptions thrown by your code (or a failed node:assert assertion in it) that leave it into Node's code or a package, which catches them: a test runner catching a failed assertion"},
 		},
 	}, nil
 }

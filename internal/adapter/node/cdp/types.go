@@ -98,6 +98,18 @@ type CallFrame struct {
 	Location     Location `json:"location"`
 	URL          string   `json:"url"`
 	ScopeChain   []Scope  `json:"scopeChain"`
+	// FunctionLocation is where the frame's function starts.
+	FunctionLocation *Location `json:"functionLocation,omitempty"`
+	// ReturnValue is set when the pause is at the function's return.
+	ReturnValue *RemoteObject `json:"returnValue,omitempty"`
+}
+
+// BreakLocation is a place a breakpoint can go
+// (Debugger.getPossibleBreakpoints); Type is "return" at a function's
+// return, "call" before a call, "debuggerStatement", or empty.
+type BreakLocation struct {
+	Location
+	Type string `json:"type,omitempty"`
 }
 
 // RuntimeCallFrame is a frame of an async stack (Runtime.CallFrame).
