@@ -10,7 +10,7 @@ import (
 )
 
 type debugTestArgs struct {
-	Language       string `json:"language,omitempty" jsonschema:"language of the tests (python: pytest; go: go test; rust: cargo test; ruby: minitest); not needed with sessionId"`
+	Language       string `json:"language,omitempty" jsonschema:"language of the tests (python: pytest; go: go test; rust: cargo test; ruby: minitest; javascript: a node:test file); not needed with sessionId"`
 	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's working directory)"`
 	Name           string `json:"name,omitempty" jsonschema:"only this test (pytest: test_name or Class::test_name; go: TestName; rust: a test path filter such as tests::name; ruby: test_name)"`
 	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session instead of creating one"`
@@ -38,7 +38,7 @@ const defaultTestTimeout = 60000
 
 func (s *Server) addDebugTestTool() {
 	addTool(s, "debug_test",
-		"Run a failing test under the debugger and stop at the failure: the test runner (pytest for Python, go test for Go, cargo test for Rust, minitest for Ruby) runs with failed assertions and exceptions stopping. Returns the failing test's name, the assertion's message and the snapshot at the test's own frame (locals, source, output). Creates a session unless sessionId is given; the session stays open for inspection.",
+		"Run a failing test under the debugger and stop at the failure: the test runner (pytest for Python, go test for Go, cargo test for Rust, minitest for Ruby, a node:test file for JavaScript) runs with failed assertions and exceptions stopping. Returns the failing test's name, the assertion's message and the snapshot at the test's own frame (locals, source, output). Creates a session unless sessionId is given; the session stays open for inspection.",
 		s.debugTest)
 }
 
