@@ -80,6 +80,12 @@ for lang in "${want[@]}"; do
         echo "java: installing openjdk-17-jdk-headless"
         apt_install openjdk-17-jdk-headless
       fi
+      if command -v kotlinc >/dev/null; then
+        echo "java: kotlinc present"
+      else
+        echo "java: installing kotlin (kotlinc, for the Kotlin test)"
+        apt_install --no-install-recommends kotlin
+      fi
       ;;
     browser)
       if command -v chromium >/dev/null; then

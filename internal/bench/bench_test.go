@@ -425,10 +425,15 @@ func BenchmarkJavaJDWP(b *testing.B) {
 	}
 	b.StopTimer()
 	var table strings.Builder
-	fmt.Fprintf(&table, "\njava vs raw JDWP\n%-11s %8s %8s %6s %14s  (medians of %d sessions)\n", "operation", "mcp ms", "jdwp ms", "ratio", "no-quickack ms", len(runs["mcp"]["close"]))
+	fmt.Fprintf(&table, "\njava vs raw JDWP\n%-11s %8s %8s %6s %14s %16s %6s  (medians of %d sessions)\n", "operation", "mcp ms", "jdwp ms", "ratio", "no-quickack ms", "jdwp+locals ms", "ratio", len(runs["mcp"]["close"]))
 	for _, op := range ops {
 		mm, rm, nm := ms(median(runs["mcp"][op])), ms(median(runs["jdwp"][op])), ms(median(runs["jdwp-noquickack"][op]))
-		fmt.Fprintf(&table, "%-11s %8.2f %8.2f %6.2f %14.2f\n", op, mm, rm, mm/rm, nm)
+		fmt.Fprintf(&table, "%-11s %8.2f %8.2f %6.2f %14.2f", op, mm, rm, mm/rm, nm)
+		if info, ok := runs["jdwp"][op+withInfo]; ok {
+			im := ms(median(info))
+			fmt.Fprintf(&table, " %16.2f %6.2f", im, mm/im)
+		}
+		table.WriteString("\n")
 		b.ReportMetric(mm, op+"-mcp-ms")
 		b.ReportMetric(rm, op+"-jdwp-ms")
 	}

@@ -202,6 +202,8 @@ func rawJDWPSession(ctx context.Context, tg target, quick bool) (map[string]time
 	}); err != nil {
 		return nil, err
 	}
+	// What the MCP continue also carries: the locals of the new stop.
+	t["continue"+withInfo] = t["continue"] + t["evaluate"]
 	err = timed("close", func() error {
 		p.Kill()
 		vm.Close()

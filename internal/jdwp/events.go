@@ -59,6 +59,9 @@ type Event struct {
 	TypeID     ReferenceTypeID
 	Signature  string
 	Status     int32
+	// ReturnValue is what the method of a MethodExitWithReturnValue
+	// event returned.
+	ReturnValue Value
 }
 
 // DecodeEventSet parses the data of a composite event packet.
@@ -75,7 +78,7 @@ func DecodeEventSet(data []byte, sizes IDSizes) (*EventSet, error) {
 			e.Thread, e.Location = r.object(), r.location()
 		case EventMethodExitRV:
 			e.Thread, e.Location = r.object(), r.location()
-			r.value()
+			e.ReturnValue = r.value()
 		case EventMonitorCE, EventMonitorCEd:
 			e.Thread = r.object()
 			r.value()

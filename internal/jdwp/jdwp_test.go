@@ -208,3 +208,23 @@ func TestDecodeEventSetRejectsTruncatedAndHugeCounts(t *testing.T) {
 		t.Fatalf("huge count: %v", err)
 	}
 }
+
+func TestDecodeMethodExitKeepsTheReturnValue(t *testing.T) {
+	sizes := IDSizes{8, 8, 8, 8, 8}
+	w := &writer{sizes: sizes}
+	w.byte(SuspendNone)
+	w.int(1)
+	w.byte(EventMethodExitRV)
+	w.int(7)
+	w.object(42)
+	w.location(Location{TypeTag: TypeClass, Class: 3, Method: 4, Index: 9})
+	w.value(IntValue(30))
+	set, err := DecodeEventSet(w.b, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := set.Events[0]
+	if e.Thread != 42 || e.Location.Method != 4 || e.ReturnValue.Tag != TagInt || e.ReturnValue.Int() != 30 {
+		t.Fatalf("decoded %+v", e)
+	}
+}

@@ -7,9 +7,7 @@ import (
 
 // The agent tools on the other adapters: a tracepoint collecting a loop's
 // values without a stop, and a function trace, each on a real program.
-// (Node's function breakpoints resolve only names reachable from the
-// global scope or the paused frame, so trace_function on a module's
-// function is not tried there.)
+// (trace_function on Node is tested in node_test.go.)
 
 // traceRun starts a program with a tracepoint on line (collecting i and
 // total) and a trace of function, lets it run to its end, and returns the
@@ -94,8 +92,14 @@ func TestAgentToolsOnJava(t *testing.T) {
 	hits, calls, returns := traceRun(t, h, id, start, javaSource(t, "src/com/example/App.java"), 22, "Scale.weigh", 5)
 	wantSeries(t, "hit", hits, []string{"i", "total"}, []int{0, 1, 2, 3, 4}, []int{0, 30, 40, 80, 90})
 	wantSeries(t, "call", calls, []string{"item", "factor"}, []int{3, 1, 4, 1, 5}, []int{10, 10, 10, 10, 10})
-	// The built-in JVM adapter shows no return value after a step out yet.
-	if len(returns) != 5 || returns[0]["return"] != nil || returns[0].str("note") == "" {
-		t.Errorf("returns: %v", returns)
+	// The adapter shows what weigh returned as "(return) weigh" after the step out.
+	want := []string{"30", "10", "40", "10", "50"}
+	if len(returns) != len(want) {
+		t.Fatalf("returns: %v", returns)
+	}
+	for n, r := range returns {
+		if got := r.obj("return"); got.str("name") != "(return) weigh" || got.str("value") != want[n] {
+			t.Errorf("return %d: want (return) weigh = %s: %v", n, want[n], r)
+		}
 	}
 }

@@ -94,6 +94,9 @@ func TestJavaBreakpointsStepsAndVariables(t *testing.T) {
 	if out.str("state") != "paused" || out.obj("location").num("line") != 22 || !strings.HasSuffix(out.obj("location").str("file"), "App.java") {
 		t.Fatalf("step out: %v", out)
 	}
+	if l := out.vars("locals"); l["(return) weigh"] != "40" || l["total"] != "40" {
+		t.Fatalf("after step out, want (return) weigh = 40 beside the caller's locals: %v", l)
+	}
 	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": scale, "line": 5})
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": app, "line": 22})
 	at := h.ok("continue_execution", map[string]any{"sessionId": id})

@@ -503,9 +503,11 @@ func (s *server) setExceptionBreakpoints(ctx context.Context, req *request) (any
 // reflection.
 var launcherCatchers = []string{"com.sun.tools.javac.launcher.", "jdk.internal.reflect.", "java.lang.reflect."}
 
-// wantException decides whether an exception event stops: always in
-// "all" mode; in "uncaught" mode when nothing catches it, or only the
-// launcher does, and the program threw it (not the JDK for itself).
+// wantException decides whether an exception event stops: in "all" mode
+// unless the JDK both throws and catches it (class loading and the source
+// launcher's compiler do so by the dozen: noise, not the program's); in
+// "uncaught" mode when nothing catches it, or only the launcher does, and
+// the program threw it (not the JDK for itself).
 func (b *breakpoints) wantException(ctx context.Context, e jdwp.Event) bool {
 	b.mu.Lock()
 	mode := b.excMode
@@ -524,7 +526,9 @@ func (b *breakpoints) wantException(ctx context.Context, e jdwp.Event) bool {
 func (b *breakpoints) exceptionStops(ctx context.Context, mode string, e jdwp.Event) bool {
 	switch mode {
 	case "all":
-		return true
+		return e.CatchLocation.Class == 0 ||
+			!isJDKClass(b.s.types.className(ctx, e.Location.Class)) ||
+			!isJDKClass(b.s.types.className(ctx, e.CatchLocation.Class))
 	case "uncaught":
 	default:
 		return false

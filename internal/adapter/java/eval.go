@@ -81,11 +81,19 @@ func (s *server) frameFor(ctx context.Context, frameID int) (*frameCtx, error) {
 }
 
 func (s *server) topFrame(ctx context.Context, thread jdwp.ObjectID, index int) (*frameCtx, error) {
+	if d := s.stopDataFor(thread); d != nil {
+		frames, gen, err := d.allFrames(ctx)
+		if err != nil || index >= len(frames) {
+			return nil, fmt.Errorf("no frame %d on the thread: %v", index, err)
+		}
+		return &frameCtx{s: s, ctx: ctx, thread: thread, frame: frames[index].ID, depth: index, gen: gen, loc: frames[index].Location}, nil
+	}
+	gen := s.invokeGen.Load()
 	frames, err := s.vm.Frames(ctx, thread, int32(index), 1)
 	if err != nil || len(frames) == 0 {
 		return nil, fmt.Errorf("no frame %d on the thread: %v", index, err)
 	}
-	return &frameCtx{s: s, ctx: ctx, thread: thread, frame: frames[0].ID, depth: index, gen: s.invokeGen.Load(), loc: frames[0].Location}, nil
+	return &frameCtx{s: s, ctx: ctx, thread: thread, frame: frames[0].ID, depth: index, gen: gen, loc: frames[0].Location}, nil
 }
 
 // evalAt evaluates an expression in a frame of a thread stopped by an event.
@@ -153,7 +161,7 @@ func (fc *frameCtx) text(v jdwp.Value) string {
 	case v.Object == 0:
 		return "null"
 	case v.Tag == jdwp.TagString:
-		s, err := fc.s.vm.StringValue(fc.ctx, v.Object)
+		s, err := fc.s.stringValue(fc.ctx, v.Object)
 		if err == nil {
 			return s
 		}
@@ -170,11 +178,7 @@ func (fc *frameCtx) text(v jdwp.Value) string {
 // of the frame's class.
 func (fc *frameCtx) lookup(name string) (jdwp.Value, error) {
 	if !fc.loaded {
-		frame, err := fc.frameID()
-		if err != nil {
-			return jdwp.Value{}, err
-		}
-		lv, err := fc.s.frameLocals(fc.ctx, fc.thread, frame, fc.loc)
+		lv, err := fc.s.localsAt(fc.ctx, fc.thread, fc.depth, fc.loc, fc.frameID)
 		if err != nil && !errors.Is(err, errNoDebugInfo) {
 			return jdwp.Value{}, err
 		}
@@ -224,10 +228,10 @@ func (fc *frameCtx) field(obj jdwp.Value, name string) (jdwp.Value, error) {
 		return jdwp.Value{}, fmt.Errorf("null has no field %s (NullPointerException)", name)
 	}
 	if obj.Tag == jdwp.TagArray && name == "length" {
-		n, err := fc.s.vm.ArrayLength(fc.ctx, obj.Object)
+		n, err := fc.s.arrayLength(fc.ctx, obj.Object)
 		return jdwp.IntValue(int32(n)), err
 	}
-	_, class, err := fc.s.vm.ReferenceType(fc.ctx, obj.Object)
+	class, err := fc.s.objectClass(fc.ctx, obj.Object)
 	if err != nil {
 		return jdwp.Value{}, fmt.Errorf("field %s: %w", name, err)
 	}
@@ -265,8 +269,10 @@ func (fc *frameCtx) call(obj *jdwp.Value, name string, args []jdwp.Value) (jdwp.
 	if err != nil {
 		return jdwp.Value{}, err
 	}
+	fc.s.invokeMu.Lock()
 	fc.s.invokeGen.Add(1)
 	res, err := fc.s.vm.InvokeStatic(fc.ctx, decl, fc.thread, m.ID, args, jdwp.InvokeSingleThreaded)
+	fc.s.invokeMu.Unlock()
 	if err != nil {
 		return jdwp.Value{}, fmt.Errorf("call %s(): %w", name, err)
 	}
@@ -290,7 +296,7 @@ func (fc *frameCtx) index(arr, idx jdwp.Value) (jdwp.Value, error) {
 		return jdwp.Value{}, errors.New("an array index must be an integer")
 	}
 	i := int(idx.Int())
-	n, err := fc.s.vm.ArrayLength(fc.ctx, arr.Object)
+	n, err := fc.s.arrayLength(fc.ctx, arr.Object)
 	if err != nil {
 		return jdwp.Value{}, fmt.Errorf("array: %w", err)
 	}

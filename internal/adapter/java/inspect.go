@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	godap "github.com/google/go-dap"
 
@@ -88,29 +89,59 @@ func (s *server) stackTrace(ctx context.Context, req *request) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown thread %d", args.ThreadId)
 	}
-	total, err := s.vm.FrameCount(ctx, thread)
+	all, gen, err := s.threadFrames(ctx, thread)
 	if err != nil {
 		return nil, fmt.Errorf("stack of thread %d: %w", args.ThreadId, err)
 	}
-	start := min(args.StartFrame, total)
+	total := len(all)
+	start := min(max(args.StartFrame, 0), total)
 	n := total - start
 	if args.Levels > 0 {
 		n = min(n, args.Levels)
 	}
 	body := godap.StackTraceResponseBody{StackFrames: []godap.StackFrame{}, TotalFrames: total}
-	if n == 0 {
-		return body, nil
+	frames := all[start : start+n]
+	ids := make([]int, len(frames))
+	for i, f := range frames {
+		ids[i] = s.newHandle(&handle{kind: hFrame, thread: thread, frame: f.ID, depth: start + i, gen: gen, loc: f.Location})
 	}
-	frames, err := s.vm.Frames(ctx, thread, int32(start), int32(n))
-	if err != nil {
-		return nil, fmt.Errorf("stack of thread %d: %w", args.ThreadId, err)
+	body.StackFrames = s.describeFrames(ctx, ids, frames)
+	return body, nil
+}
+
+// describeFrames describes frames concurrently (a class seen for the
+// first time costs several reads; frames of new classes read together).
+func (s *server) describeFrames(ctx context.Context, ids []int, frames []jdwp.Frame) []godap.StackFrame {
+	out := make([]godap.StackFrame, len(frames))
+	sem := make(chan struct{}, renderParallel)
+	var wg sync.WaitGroup
+	for i, f := range frames {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			id := 0
+			if ids != nil {
+				id = ids[i]
+			}
+			out[i] = s.describeFrame(ctx, id, f.Location)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// threadFrames is a suspended thread's whole stack, from the current
+// stop's data when it is the stopped thread, with the invocation
+// generation its frame ids belong to.
+func (s *server) threadFrames(ctx context.Context, thread jdwp.ObjectID) ([]jdwp.Frame, uint64, error) {
+	if d := s.stopDataFor(thread); d != nil {
+		return d.allFrames(ctx)
 	}
 	gen := s.invokeGen.Load()
-	for i, f := range frames {
-		id := s.newHandle(&handle{kind: hFrame, thread: thread, frame: f.ID, depth: start + i, gen: gen, loc: f.Location})
-		body.StackFrames = append(body.StackFrames, s.describeFrame(ctx, id, f.Location))
-	}
-	return body, nil
+	frames, err := s.vm.Frames(ctx, thread, 0, -1)
+	return frames, gen, err
 }
 
 // describeFrame names a frame "Class.method" (qualified for the JDK's)
@@ -195,7 +226,7 @@ func (s *server) frameID(ctx context.Context, thread jdwp.ObjectID, depth int, i
 	return frames[0].ID, nil
 }
 
-// frameLocals reads the live local variables of a frame, `this` first.
+// localVar is a local variable (or field, or element) and its value.
 type localVar struct {
 	name, sig string
 	value     jdwp.Value
@@ -203,20 +234,38 @@ type localVar struct {
 
 var errNoDebugInfo = errors.New("no local variable information: the class was compiled without -g (recompile with javac -g)")
 
+// frameLocals reads the live local variables of a frame, `this` first.
 func (s *server) frameLocals(ctx context.Context, thread jdwp.ObjectID, frame jdwp.FrameID, loc jdwp.Location) ([]localVar, error) {
-	var out []localVar
-	// A static method has no this: skip the round trip.
+	// `this` is read while the other locals are (a static method has
+	// none), and always waited for.
+	thisc := make(chan jdwp.Value, 1)
 	if m, ok := s.types.method(ctx, loc.Class, loc.Method); !ok || !m.Static() {
-		if this, err := s.vm.ThisObject(ctx, thread, frame); err == nil && this.Object != 0 {
-			out = append(out, localVar{name: "this", value: this})
-		}
+		go func() {
+			this, err := s.vm.ThisObject(ctx, thread, frame)
+			if err != nil {
+				this = jdwp.Value{}
+			}
+			thisc <- this
+		}()
+	} else {
+		thisc <- jdwp.Value{}
 	}
+	rest, err := s.slotLocals(ctx, thread, frame, loc)
+	var out []localVar
+	if this := <-thisc; this.Object != 0 {
+		out = append(out, localVar{name: "this", value: this})
+	}
+	return append(out, rest...), err
+}
+
+// slotLocals reads the live local variables of a frame but `this`.
+func (s *server) slotLocals(ctx context.Context, thread jdwp.ObjectID, frame jdwp.FrameID, loc jdwp.Location) ([]localVar, error) {
 	vt, err := s.types.variableTable(ctx, loc.Class, loc.Method)
 	if jdwp.IsCode(err, jdwp.ErrAbsentInformation) {
-		return out, errNoDebugInfo
+		return nil, errNoDebugInfo
 	}
 	if err != nil {
-		return out, fmt.Errorf("local variables: %w", err)
+		return nil, fmt.Errorf("local variables: %w", err)
 	}
 	var live []jdwp.Variable
 	var slots []jdwp.SlotRequest
@@ -227,12 +276,13 @@ func (s *server) frameLocals(ctx context.Context, thread jdwp.ObjectID, frame jd
 		}
 	}
 	if len(slots) == 0 {
-		return out, nil
+		return nil, nil
 	}
 	vals, err := s.vm.FrameValues(ctx, thread, frame, slots)
 	if err != nil {
-		return out, fmt.Errorf("local variables: %w", err)
+		return nil, fmt.Errorf("local variables: %w", err)
 	}
+	out := make([]localVar, 0, len(live))
 	for i, v := range live {
 		if i < len(vals) {
 			out = append(out, localVar{name: v.Name, sig: v.Signature, value: vals[i]})
@@ -242,20 +292,46 @@ func (s *server) frameLocals(ctx context.Context, thread jdwp.ObjectID, frame jd
 }
 
 func (s *server) locals(ctx context.Context, h *handle) ([]godap.Variable, error) {
-	frame, err := s.frameID(ctx, h.thread, h.depth, h.frame, h.gen)
-	if err != nil {
-		return nil, err
-	}
-	lv, err := s.frameLocals(ctx, h.thread, frame, h.loc)
+	lv, err := s.localsAt(ctx, h.thread, h.depth, h.loc, func() (jdwp.FrameID, error) {
+		return s.frameID(ctx, h.thread, h.depth, h.frame, h.gen)
+	})
 	var vars []godap.Variable
-	for _, v := range lv {
-		vars = append(vars, s.variable(ctx, h.thread, v.name, v.value, v.sig))
+	if rv, ok := s.returnVariable(ctx, h); ok {
+		vars = append(vars, rv)
 	}
+	vars = append(vars, s.renderAll(ctx, h.thread, lv)...)
 	if errors.Is(err, errNoDebugInfo) {
 		vars = append(vars, godap.Variable{Name: "(no locals)", Value: err.Error()})
 		return vars, nil
 	}
 	return vars, err
+}
+
+// renderParallel bounds how many values are rendered at once.
+const renderParallel = 8
+
+// renderAll renders values as DAP variables, in order. They are rendered
+// concurrently, so that their reads travel together; invocations on the
+// thread take turns (invoke).
+func (s *server) renderAll(ctx context.Context, thread jdwp.ObjectID, items []localVar) []godap.Variable {
+	out := make([]godap.Variable, len(items))
+	if len(items) == 1 {
+		out[0] = s.variable(ctx, thread, items[0].name, items[0].value, items[0].sig)
+		return out
+	}
+	sem := make(chan struct{}, renderParallel)
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i] = s.variable(ctx, thread, it.name, it.value, it.sig)
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // variable renders a value as a DAP variable; objects, arrays and
@@ -293,19 +369,19 @@ func (s *server) render(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value)
 		return rendered{text: "null"}
 	}
 	if v.Tag == jdwp.TagString {
-		str, err := s.vm.StringValue(ctx, v.Object)
+		str, err := s.stringValue(ctx, v.Object)
 		if err != nil {
 			return rendered{text: "<string unavailable>", typ: "java.lang.String"}
 		}
 		return rendered{text: strconv.Quote(str), typ: "java.lang.String"}
 	}
-	_, class, err := s.vm.ReferenceType(ctx, v.Object)
+	class, err := s.objectClass(ctx, v.Object)
 	if err != nil {
 		return rendered{text: fmt.Sprintf("<object %d unavailable: %v>", v.Object, err)}
 	}
 	name := s.types.className(ctx, class)
 	if v.Tag == jdwp.TagArray {
-		n, err := s.vm.ArrayLength(ctx, v.Object)
+		n, err := s.arrayLength(ctx, v.Object)
 		if err != nil {
 			return rendered{text: name, typ: name}
 		}
@@ -317,10 +393,8 @@ func (s *server) render(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value)
 		return rendered{text: text, typ: name, ref: ref, indexed: n}
 	}
 	if boxed[name] {
-		if _, f, ok := s.types.findField(ctx, class, "value"); ok {
-			if vals, err := s.vm.FieldValues(ctx, v.Object, []jdwp.FieldID{f.ID}); err == nil && len(vals) == 1 {
-				return rendered{text: primitiveText(vals[0]), typ: name}
-			}
+		if p, err := s.boxedValue(ctx, v.Object, class); err == nil {
+			return rendered{text: primitiveText(p), typ: name}
 		}
 	}
 	impl := s.types.implements(ctx, class)
@@ -362,7 +436,7 @@ func (s *server) arrayPreview(ctx context.Context, arr jdwp.ObjectID, name strin
 				parts = append(parts, "null")
 				continue
 			}
-			str, err := s.vm.StringValue(ctx, v.Object)
+			str, err := s.stringValue(ctx, v.Object)
 			if err != nil {
 				return ""
 			}
@@ -414,17 +488,15 @@ func (s *server) shortText(ctx context.Context, v jdwp.Value) string {
 	case v.Object == 0:
 		return "null"
 	case v.Tag == jdwp.TagString:
-		if str, err := s.vm.StringValue(ctx, v.Object); err == nil {
+		if str, err := s.stringValue(ctx, v.Object); err == nil {
 			return strconv.Quote(truncate(str, 40))
 		}
 	}
-	if _, class, err := s.vm.ReferenceType(ctx, v.Object); err == nil {
+	if class, err := s.objectClass(ctx, v.Object); err == nil {
 		name := s.types.className(ctx, class)
 		if boxed[name] {
-			if _, f, ok := s.types.findField(ctx, class, "value"); ok {
-				if vals, err := s.vm.FieldValues(ctx, v.Object, []jdwp.FieldID{f.ID}); err == nil && len(vals) == 1 {
-					return primitiveText(vals[0])
-				}
+			if p, err := s.boxedValue(ctx, v.Object, class); err == nil {
+				return primitiveText(p)
 			}
 		}
 		return simpleName(name)
@@ -468,17 +540,17 @@ func (s *server) fieldVars(ctx context.Context, h *handle) ([]godap.Variable, er
 	if err != nil {
 		return nil, fmt.Errorf("fields: %w", err)
 	}
-	vars := make([]godap.Variable, 0, len(fields))
+	items := make([]localVar, 0, len(fields))
 	for i, f := range fields {
 		if i < len(vals) {
-			vars = append(vars, s.variable(ctx, h.thread, f.Name, vals[i], f.Signature))
+			items = append(items, localVar{name: f.Name, sig: f.Signature, value: vals[i]})
 		}
 	}
-	return vars, nil
+	return s.renderAll(ctx, h.thread, items), nil
 }
 
 func (s *server) arrayVars(ctx context.Context, h *handle, start, count int) ([]godap.Variable, error) {
-	n, err := s.vm.ArrayLength(ctx, h.value.Object)
+	n, err := s.arrayLength(ctx, h.value.Object)
 	if err != nil {
 		return nil, fmt.Errorf("array: %w", err)
 	}
@@ -493,11 +565,11 @@ func (s *server) arrayVars(ctx context.Context, h *handle, start, count int) ([]
 	if err != nil {
 		return nil, fmt.Errorf("array: %w", err)
 	}
-	vars := make([]godap.Variable, 0, len(vals))
+	items := make([]localVar, len(vals))
 	for i, v := range vals {
-		vars = append(vars, s.variable(ctx, h.thread, fmt.Sprintf("[%d]", start+i), v, ""))
+		items[i] = localVar{name: fmt.Sprintf("[%d]", start+i), value: v}
 	}
-	return vars, nil
+	return s.renderAll(ctx, h.thread, items), nil
 }
 
 // collectionVars lists a collection's elements (a map's entries as
@@ -517,6 +589,7 @@ func (s *server) collectionVars(ctx context.Context, h *handle) ([]godap.Variabl
 	if err != nil {
 		return nil, err
 	}
+	// A fresh array each time: not worth a place in the object cache.
 	n, err := s.vm.ArrayLength(ctx, arr.Object)
 	if err != nil {
 		return nil, fmt.Errorf("collection: %w", err)
@@ -525,12 +598,15 @@ func (s *server) collectionVars(ctx context.Context, h *handle) ([]godap.Variabl
 	if err != nil {
 		return nil, fmt.Errorf("collection: %w", err)
 	}
-	var vars []godap.Variable
-	for i, v := range vals {
-		if !isMap {
-			vars = append(vars, s.variable(ctx, h.thread, fmt.Sprintf("[%d]", i), v, ""))
-			continue
+	if !isMap {
+		items := make([]localVar, len(vals))
+		for i, v := range vals {
+			items[i] = localVar{name: fmt.Sprintf("[%d]", i), value: v}
 		}
+		return s.renderAll(ctx, h.thread, items), nil
+	}
+	var vars []godap.Variable
+	for _, v := range vals {
 		k, kerr := s.invoke(ctx, h.thread, v, "getKey")
 		val, verr := s.invoke(ctx, h.thread, v, "getValue")
 		if kerr != nil || verr != nil {
@@ -548,7 +624,7 @@ func (s *server) invoke(ctx context.Context, thread jdwp.ObjectID, obj jdwp.Valu
 	if obj.Object == 0 {
 		return jdwp.Value{}, fmt.Errorf("cannot call %s() on null", method)
 	}
-	_, class, err := s.vm.ReferenceType(ctx, obj.Object)
+	class, err := s.objectClass(ctx, obj.Object)
 	if err != nil {
 		return jdwp.Value{}, fmt.Errorf("call %s(): %w", method, err)
 	}
@@ -556,8 +632,10 @@ func (s *server) invoke(ctx context.Context, thread jdwp.ObjectID, obj jdwp.Valu
 	if err != nil {
 		return jdwp.Value{}, err
 	}
+	s.invokeMu.Lock()
 	s.invokeGen.Add(1)
 	res, err := s.vm.InvokeMethod(ctx, obj.Object, thread, decl, m.ID, args, jdwp.InvokeSingleThreaded)
+	s.invokeMu.Unlock()
 	if jdwp.IsCode(err, jdwp.ErrThreadNotSuspended) || jdwp.IsCode(err, jdwp.ErrInvalidThread) {
 		return jdwp.Value{}, fmt.Errorf("call %s(): methods can be called only on a thread stopped at a breakpoint, step or exception (not after a pause): %w", method, err)
 	}
@@ -634,7 +712,7 @@ func (s *server) exceptionSummary(ctx context.Context, thread jdwp.ObjectID, exc
 // exceptionParts reads an exception's class and detailMessage without
 // running code.
 func (s *server) exceptionParts(ctx context.Context, exc jdwp.ObjectID) (string, string) {
-	_, t, err := s.vm.ReferenceType(ctx, exc)
+	t, err := s.objectClass(ctx, exc)
 	if err != nil {
 		return "exception", ""
 	}
@@ -647,7 +725,7 @@ func (s *server) exceptionParts(ctx context.Context, exc jdwp.ObjectID) (string,
 	if err != nil || len(vals) == 0 || vals[0].Object == 0 {
 		return class, ""
 	}
-	msg, _ := s.vm.StringValue(ctx, vals[0].Object)
+	msg, _ := s.stringValue(ctx, vals[0].Object)
 	return class, msg
 }
 
@@ -668,9 +746,8 @@ func (s *server) exceptionInfo(ctx context.Context, req *request) (any, error) {
 		mode = "unhandled"
 	}
 	var trace strings.Builder
-	if frames, err := s.vm.Frames(ctx, st.thread, 0, -1); err == nil {
-		for _, f := range frames {
-			fr := s.describeFrame(ctx, 0, f.Location)
+	if frames, _, err := s.threadFrames(ctx, st.thread); err == nil {
+		for _, fr := range s.describeFrames(ctx, nil, frames) {
 			file := "Unknown Source"
 			if fr.Source != nil {
 				file = fr.Source.Name

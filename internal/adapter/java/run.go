@@ -28,6 +28,10 @@ type stop struct {
 	// exception is the thrown object, for an exception stop.
 	exception jdwp.ObjectID
 	uncaught  bool
+	// ret is the value the method a step out left returned.
+	ret *returnWatch
+	// data is what was read of the stopped thread during the stop.
+	data *stopData
 }
 
 // threadTable numbers JVM threads for DAP, stably and from 1.
@@ -103,10 +107,15 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 				st.bpIDs = append(st.bpIDs, ids...)
 			}
 		case jdwp.EventSingleStep:
-			s.clearStep(ctx)
+			w := s.clearStep(ctx)
 			if st == nil {
 				st = &stop{reason: "step", thread: e.Thread}
+				if w != nil && w.value != nil && w.thread == e.Thread {
+					st.ret = w
+				}
 			}
+		case jdwp.EventMethodExitRV:
+			s.returned(e)
 		case jdwp.EventException:
 			if !s.bps.wantException(ctx, e) {
 				continue
@@ -131,22 +140,30 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 	}
 }
 
-// clearStep removes the single-step request in flight: a stop for any
-// reason ends the step.
-func (s *server) clearStep(ctx context.Context) {
+// clearStep removes the single-step request in flight, and the watch for
+// a return value that goes with a step out, which it returns: a stop for
+// any reason ends the step.
+func (s *server) clearStep(ctx context.Context) *returnWatch {
 	s.mu.Lock()
-	id := s.stepReq
-	s.stepReq = 0
+	id, w := s.stepReq, s.ret
+	s.stepReq, s.ret = 0, nil
 	s.mu.Unlock()
 	if id != 0 {
 		if err := s.vm.ClearEvent(ctx, jdwp.EventSingleStep, id); err != nil {
 			s.log.Debug("java adapter: clear step", "err", err)
 		}
 	}
+	if w != nil {
+		if err := s.vm.ClearEvent(ctx, jdwp.EventMethodExitRV, w.req); err != nil {
+			s.log.Debug("java adapter: clear method exit request", "err", err)
+		}
+	}
+	return w
 }
 
 // stopped shows a stop, or queues it while another is shown.
 func (s *server) stopped(st *stop) {
+	st.data = newStopData(s, st.thread)
 	s.mu.Lock()
 	if s.paused {
 		s.pending = append(s.pending, st)
@@ -159,6 +176,7 @@ func (s *server) stopped(st *stop) {
 }
 
 func (s *server) sendStopped(st *stop) {
+	s.prefetch(st)
 	s.Event("stopped", godap.StoppedEventBody{
 		Reason:            st.reason,
 		Description:       st.description,
@@ -246,6 +264,9 @@ func (s *server) step(ctx context.Context, req *request, depth int32) (any, erro
 	}
 	return nil, s.resume(ctx, func() error {
 		s.clearStep(ctx)
+		if depth == jdwp.StepOut {
+			s.watchReturn(ctx, thread)
+		}
 		mods := []jdwp.Modifier{jdwp.StepModifier(thread, jdwp.StepLine, depth)}
 		for _, p := range jdkPrefixes {
 			mods = append(mods, jdwp.ClassExclude(p+"*"))

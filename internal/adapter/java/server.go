@@ -58,18 +58,30 @@ type server struct {
 	entry    string        // main class to stop at on entry, when asked
 
 	types *typeCache
+	objs  *objectCache
 	bps   *breakpoints
 
 	endOnce sync.Once
+	// bg counts the stops' prefetches, which shutdown waits for.
+	bg sync.WaitGroup
+	// returns says whether the VM reports method return values (JDWP
+	// 1.6 and later); set on the serve goroutine at the first step out.
+	returns       bool
+	returnsProbed bool
 	// invokeGen counts method invocations: each runs the thread, which
 	// invalidates its frame ids.
 	invokeGen atomic.Uint64
+	// invokeMu makes invocations take turns: a thread runs one at a time,
+	// and values are rendered concurrently.
+	invokeMu sync.Mutex
 
 	mu      sync.Mutex // guards what follows
 	paused  bool
 	cur     *stop   // the stop being shown, while paused
 	pending []*stop // stops that happened while another was shown
 	stepReq int32   // the single-step request in flight, 0 when none
+	// ret watches for the return value of the method a step out leaves.
+	ret     *returnWatch
 	ended   bool
 	threads *threadTable
 	handles *handleTable
@@ -190,6 +202,7 @@ func (s *server) shutdown() {
 		}
 		s.vm.Close()
 		<-s.loopDone
+		s.bg.Wait()
 	}
 	if s.jvm != nil {
 		s.jvm.close()
@@ -330,6 +343,7 @@ var quickAck = true
 func (s *server) start(vm *jdwp.Conn) {
 	s.vm = vm
 	s.types = newTypeCache(vm)
+	s.objs = newObjectCache()
 	s.bps = newBreakpoints(s)
 	s.loopDone = make(chan struct{})
 	go func() {

@@ -11,15 +11,19 @@ import (
 // SourceFile attribute under each source root. Roots are the launch's
 // sourcePaths, the working directory and its usual source folders, the
 // program's and class paths' directories, and the root of every file a
-// breakpoint was set in.
+// breakpoint was set in. Kotlin does not tie directories to packages: a
+// file a breakpoint was set in is known by its package and name wherever
+// it is, and a root's own files declaring the package are tried after its
+// package directory.
 type sourceMap struct {
 	mu    sync.Mutex
 	roots []string
 	found map[string]string // "pkg/dir/File.java" -> path ("" when absent)
+	files map[string]string // the same keys, for files breakpoints were set in
 }
 
 func newSourceMap(lc *launchConfig) *sourceMap {
-	m := &sourceMap{found: map[string]string{}}
+	m := &sourceMap{found: map[string]string{}, files: map[string]string{}}
 	for _, p := range lc.SourcePaths {
 		m.addRoot(p)
 	}
@@ -58,8 +62,11 @@ func (m *sourceMap) addRoot(dir string) {
 	}
 }
 
-// addFile adds the root of a source file of a package.
+// addFile adds a source file of a package, and its root.
 func (m *sourceMap) addFile(path, pkg string) {
+	m.mu.Lock()
+	m.files[sourceKey(pkg, filepath.Base(path))] = path
+	m.mu.Unlock()
 	dir := filepath.Dir(path)
 	if pkg != "" {
 		rel := filepath.FromSlash(strings.ReplaceAll(pkg, ".", "/"))
@@ -77,12 +84,17 @@ func (m *sourceMap) find(className, sourceFile string) string {
 	if sourceFile == "" {
 		return ""
 	}
-	pkgDir := ""
+	pkg := ""
 	if i := strings.LastIndexByte(className, '.'); i >= 0 {
-		pkgDir = strings.ReplaceAll(className[:i], ".", "/")
+		pkg = className[:i]
 	}
-	key := pkgDir + "/" + sourceFile
+	pkgDir := strings.ReplaceAll(pkg, ".", "/")
+	key := sourceKey(pkg, sourceFile)
 	m.mu.Lock()
+	if p, ok := m.files[key]; ok {
+		m.mu.Unlock()
+		return p
+	}
 	if p, ok := m.found[key]; ok {
 		m.mu.Unlock()
 		return p
@@ -90,10 +102,25 @@ func (m *sourceMap) find(className, sourceFile string) string {
 	roots := append([]string(nil), m.roots...)
 	m.mu.Unlock()
 	found := ""
-	for _, r := range roots {
-		p := filepath.Join(r, filepath.FromSlash(pkgDir), sourceFile)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+	dirs := []string{filepath.FromSlash(pkgDir)}
+	if pkgDir != "" {
+		dirs = append(dirs, "")
+	}
+	for _, d := range dirs {
+		for _, r := range roots {
+			p := filepath.Join(r, d, sourceFile)
+			if st, err := os.Stat(p); err != nil || st.IsDir() {
+				continue
+			}
+			// Outside its package directory, a file must say it is of
+			// the package.
+			if d == "" && pkg != "" && packageOf(p) != pkg {
+				continue
+			}
 			found = p
+			break
+		}
+		if found != "" {
 			break
 		}
 	}
@@ -101,4 +128,9 @@ func (m *sourceMap) find(className, sourceFile string) string {
 	m.found[key] = found
 	m.mu.Unlock()
 	return found
+}
+
+// sourceKey names a source file by package and file name: "pkg/dir/File.java".
+func sourceKey(pkg, file string) string {
+	return strings.ReplaceAll(pkg, ".", "/") + "/" + file
 }

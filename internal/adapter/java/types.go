@@ -24,6 +24,14 @@ type typeCache struct {
 	lines   map[methodKey]*lineInfo
 	vars    map[methodKey]*varInfo
 	ifaces  map[jdwp.ReferenceTypeID]map[string]bool
+	// loading has an entry while one goroutine loads what others wait for.
+	loading map[loadKey]chan struct{}
+}
+
+// loadKey names an entry being loaded: which table, and its key.
+type loadKey struct {
+	table string
+	key   any
 }
 
 type methodKey struct {
@@ -52,31 +60,52 @@ func newTypeCache(vm *jdwp.Conn) *typeCache {
 		lines:   map[methodKey]*lineInfo{},
 		vars:    map[methodKey]*varInfo{},
 		ifaces:  map[jdwp.ReferenceTypeID]map[string]bool{},
+		loading: map[loadKey]chan struct{}{},
 	}
 }
 
-// cached looks key up in m, filling it with load on a miss. The lock is
-// not held while loading: two goroutines may load the same entry, which is
-// harmless.
-func cached[K comparable, V any](c *typeCache, m map[K]V, key K, load func() (V, error)) (V, error) {
+// cached looks key up in m, filling it with load on a miss. One
+// goroutine loads an entry while the others that want it wait (frames and
+// values are described concurrently, and often share a class); the lock
+// is not held while loading. A failed load is not kept: a waiter then
+// loads for itself.
+func cached[K comparable, V any](c *typeCache, table string, m map[K]V, key K, load func() (V, error)) (V, error) {
+	lk := loadKey{table, key}
 	c.mu.Lock()
-	v, ok := m[key]
-	c.mu.Unlock()
-	if ok {
-		return v, nil
+	for {
+		if v, ok := m[key]; ok {
+			c.mu.Unlock()
+			return v, nil
+		}
+		wait, busy := c.loading[lk]
+		if !busy {
+			break
+		}
+		c.mu.Unlock()
+		<-wait
+		c.mu.Lock()
+		if _, ok := m[key]; !ok {
+			break
+		}
 	}
+	done := make(chan struct{})
+	c.loading[lk] = done
+	c.mu.Unlock()
 	v, err := load()
-	if err != nil {
-		return v, err
-	}
 	c.mu.Lock()
-	m[key] = v
+	if err == nil {
+		m[key] = v
+	}
+	if c.loading[lk] == done {
+		delete(c.loading, lk)
+	}
 	c.mu.Unlock()
-	return v, nil
+	close(done)
+	return v, err
 }
 
 func (c *typeCache) signature(ctx context.Context, t jdwp.ReferenceTypeID) (string, error) {
-	return cached(c, c.sigs, t, func() (string, error) { return c.vm.Signature(ctx, t) })
+	return cached(c, "sig", c.sigs, t, func() (string, error) { return c.vm.Signature(ctx, t) })
 }
 
 // remember records a signature learnt from an event or class list.
@@ -96,19 +125,19 @@ func (c *typeCache) className(ctx context.Context, t jdwp.ReferenceTypeID) strin
 }
 
 func (c *typeCache) sourceFile(ctx context.Context, t jdwp.ReferenceTypeID) (string, error) {
-	return cached(c, c.sources, t, func() (string, error) { return c.vm.SourceFile(ctx, t) })
+	return cached(c, "source", c.sources, t, func() (string, error) { return c.vm.SourceFile(ctx, t) })
 }
 
 func (c *typeCache) methodsOf(ctx context.Context, t jdwp.ReferenceTypeID) ([]jdwp.MethodInfo, error) {
-	return cached(c, c.methods, t, func() ([]jdwp.MethodInfo, error) { return c.vm.Methods(ctx, t) })
+	return cached(c, "methods", c.methods, t, func() ([]jdwp.MethodInfo, error) { return c.vm.Methods(ctx, t) })
 }
 
 func (c *typeCache) fieldsOf(ctx context.Context, t jdwp.ReferenceTypeID) ([]jdwp.FieldInfo, error) {
-	return cached(c, c.fields, t, func() ([]jdwp.FieldInfo, error) { return c.vm.Fields(ctx, t) })
+	return cached(c, "fields", c.fields, t, func() ([]jdwp.FieldInfo, error) { return c.vm.Fields(ctx, t) })
 }
 
 func (c *typeCache) superclass(ctx context.Context, t jdwp.ReferenceTypeID) (jdwp.ReferenceTypeID, error) {
-	return cached(c, c.supers, t, func() (jdwp.ReferenceTypeID, error) { return c.vm.Superclass(ctx, t) })
+	return cached(c, "super", c.supers, t, func() (jdwp.ReferenceTypeID, error) { return c.vm.Superclass(ctx, t) })
 }
 
 func (c *typeCache) method(ctx context.Context, t jdwp.ReferenceTypeID, m jdwp.MethodID) (jdwp.MethodInfo, bool) {
@@ -127,7 +156,7 @@ func (c *typeCache) method(ctx context.Context, t jdwp.ReferenceTypeID, m jdwp.M
 // lineTable is a method's line table; the error (no -g:lines, native or
 // abstract method) is cached too.
 func (c *typeCache) lineTable(ctx context.Context, t jdwp.ReferenceTypeID, m jdwp.MethodID) (jdwp.LineTable, error) {
-	li, _ := cached(c, c.lines, methodKey{t, m}, func() (*lineInfo, error) {
+	li, _ := cached(c, "lines", c.lines, methodKey{t, m}, func() (*lineInfo, error) {
 		lt, err := c.vm.LineTable(ctx, t, m)
 		return &lineInfo{lt, err}, nil
 	})
@@ -135,7 +164,7 @@ func (c *typeCache) lineTable(ctx context.Context, t jdwp.ReferenceTypeID, m jdw
 }
 
 func (c *typeCache) variableTable(ctx context.Context, t jdwp.ReferenceTypeID, m jdwp.MethodID) (jdwp.VariableTable, error) {
-	vi, _ := cached(c, c.vars, methodKey{t, m}, func() (*varInfo, error) {
+	vi, _ := cached(c, "vars", c.vars, methodKey{t, m}, func() (*varInfo, error) {
 		vt, err := c.vm.VariableTable(ctx, t, m)
 		return &varInfo{vt, err}, nil
 	})
@@ -160,7 +189,7 @@ func (c *typeCache) lineOf(ctx context.Context, l jdwp.Location) int {
 // implements lists every class and interface name a type is assignable
 // to, for recognising collections.
 func (c *typeCache) implements(ctx context.Context, t jdwp.ReferenceTypeID) map[string]bool {
-	set, _ := cached(c, c.ifaces, t, func() (map[string]bool, error) {
+	set, _ := cached(c, "ifaces", c.ifaces, t, func() (map[string]bool, error) {
 		out := map[string]bool{}
 		var walk func(id jdwp.ReferenceTypeID, depth int)
 		walk = func(id jdwp.ReferenceTypeID, depth int) {

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// More integration tests of the JVM adapter: launching a .jar, the "all"
+// exception filter, classes without local variable tables, stop on entry.
+
+func TestJavaAllExceptionsStopsAtCaughtOne(t *testing.T) {
+	src := javaSource(t, "Caught.java")
+	h := newHarness(t)
+	// By default only uncaught exceptions stop: the program runs through.
+	id := h.sessionFor("java")
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("a caught exception must not stop by default: %v", end)
+	}
+	id = h.sessionFor("java")
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "breakOnExceptions": "all"})
+	wantStop(t, snap, "exception", 5)
+	if l := snap.vars("locals"); l["parsed"] != "-1" {
+		t.Fatalf("locals at the caught exception: %v", l)
+	}
+	exc := snap.obj("exception")
+	if !strings.Contains(exc.str("exceptionId")+exc.str("typeName"), "NumberFormatException") || !strings.Contains(exc.str("message")+snap.str("stopDescription"), `"4x"`) {
+		t.Fatalf("exception details: %v", snap)
+	}
+	end = h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("the program catches it and ends with 0: %v", end)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(out, "parsed -1\n") {
+		t.Fatalf("output: %q", out)
+	}
+}
+
+// javacInto compiles sources into a temp directory with the given flags.
+func javacInto(t *testing.T, flags []string, srcs ...string) string {
+	t.Helper()
+	javac, err := exec.LookPath("javac")
+	if err != nil {
+		t.Skip("no javac on PATH (apt-get install -y openjdk-17-jdk-headless)")
+	}
+	out := t.TempDir()
+	args := append(append(append([]string{}, flags...), "-d", out), srcs...)
+	if b, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, b)
+	}
+	return out
+}
+
+func TestJavaClassWithoutDebugInfoSaysToRecompile(t *testing.T) {
+	src := javaSource(t, "Hello.java")
+	// javac's default keeps line numbers but no local variable table.
+	classes := javacInto(t, nil, src)
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(classes, "Hello.class")})
+	wantStop(t, snap, "breakpoint", 6)
+	var note string
+	for name, value := range snap.vars("locals") {
+		if strings.Contains(value, "javac -g") {
+			note = name + " = " + value
+		}
+	}
+	if note == "" {
+		t.Fatalf("the locals should say to recompile with javac -g: %v", snap.vars("locals"))
+	}
+	h.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "count + 1"}, "javac -g")
+}
+
+func TestJavaStopOnEntry(t *testing.T) {
+	src := javaSource(t, "Hello.java")
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "stopOnEntry": true})
+	wantStop(t, snap, "entry", 3)
+	if f := snap.obj("location").str("function"); f != "Hello.main" {
+		t.Fatalf("entry stop in %q, want Hello.main", f)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Contains(out, "hi 0") {
+		t.Fatalf("the program ran before the entry stop: %q", out)
+	}
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 4)
+	if l := over.vars("locals"); l["count"] != "3" {
+		t.Fatalf("after the first line: %v", l)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("want the end with code 0: %v", end)
+	}
+}
+
+func TestJavaJarLaunch(t *testing.T) {
+	classes := compileJava(t)
+	jarTool, err := exec.LookPath("jar")
+	if err != nil {
+		t.Skip("no jar on PATH (it comes with the JDK)")
+	}
+	jar := filepath.Join(t.TempDir(), "app.jar")
+	if b, err := exec.Command(jarTool, "--create", "--file", jar, "--main-class", "com.example.App", "-C", classes, ".").CombinedOutput(); err != nil {
+		t.Fatalf("jar: %v\n%s", err, b)
+	}
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	scale := javaSource(t, "src/com/example/Scale.java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": scale, "line": 6, "condition": "scaled == 50"})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": jar})
+	wantStop(t, snap, "breakpoint", 6)
+	if l := snap.vars("locals"); l["item"] != "5" || l["scaled"] != "50" {
+		t.Fatalf("locals in the jar's Scale.weigh: %v", l)
+	}
+	if file := snap.obj("location").str("file"); file != scale {
+		t.Fatalf("the stop should map to the source file %s: %v", scale, snap["location"])
+	}
+	// An instance method: `this` and its fields without naming it.
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "Point.toString"})
+	at := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if at.str("state") != "paused" || at.obj("location").str("function") != "Point.toString" {
+		t.Fatalf("want the stop in Point.toString: %v", at)
+	}
+	if l := at.vars("locals"); !strings.Contains(l["this"], `name="origin"`) {
+		t.Fatalf("this in Point.toString: %v", l)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "x + y + next.x"}); ev.str("result") != "33" {
+		t.Fatalf("fields of this: %v", ev)
+	}
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 5 {
+		t.Fatalf("want exit code 5: %v", end)
+	}
+}
+
+func TestJavaReturnValuesOfRecursiveCalls(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "Fact.fact"})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": javaSource(t, "Fact.java")})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("a trace never stops the program: %v", end)
+	}
+	var calls, returns []string
+	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
+		switch e.str("kind") {
+		case "call":
+			for _, v := range e.list("values") {
+				calls = append(calls, v.str("name")+"="+v.str("value"))
+			}
+		case "return":
+			returns = append(returns, e.obj("return").str("name")+"="+e.obj("return").str("value"))
+		}
+	}
+	// Each step out shows the return of its own frame, innermost first.
+	if got, want := strings.Join(calls, " "), "n=4 n=3 n=2 n=1"; got != want {
+		t.Errorf("calls: %s, want %s", got, want)
+	}
+	if got, want := strings.Join(returns, " "), "(return) fact=1 (return) fact=2 (return) fact=6 (return) fact=24"; got != want {
+		t.Errorf("returns: %s, want %s", got, want)
+	}
+}
