@@ -76,6 +76,7 @@ func New(opts Options) *Server {
 	s.addTraceFunctionTool()
 	s.addBreakOnChangeTool()
 	s.addDebugTestTool()
+	s.addSetVariableTool()
 	s.addOutputResource()
 	s.installObservers()
 	return s
