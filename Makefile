@@ -28,6 +28,7 @@ test: adapters lint
 bench: adapters build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/bench/
 	$(GO) test -run '^$$' -bench AgentCost -benchtime 1x ./internal/server/
+	$(GO) test -run '^$$' -bench TracepointCost -benchtime 10x ./internal/server/
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadFrame -fuzztime 60s ./internal/dap/
