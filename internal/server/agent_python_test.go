@@ -253,7 +253,7 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 			t.Fatalf("hit %d: %v", n, e)
 		}
 	}
-	if len(capped) != 3 || capped[0].list("values")[0].str("value") != "10" || capped[1].list("values")[0].str("value") != "20" || !strings.Contains(capped[2].str("note"), "maxHits") {
+	if len(capped) != 3 || capped[0].list("values")[0].str("value") != "10" || capped[1].list("values")[0].str("value") != "20" || capped[2].str("kind") != "note" || !strings.Contains(capped[2].str("note"), "maxHits") {
 		t.Errorf("maxHits 2 records two hits and says the tracepoint was removed: %v", capped)
 	}
 	out := h.ok("get_output", map[string]any{"sessionId": id})

@@ -18,6 +18,7 @@ const (
 	TraceHit    = "hit"    // a tracepoint was passed
 	TraceCall   = "call"   // a traced function was entered
 	TraceReturn = "return" // a traced function returned
+	TraceNote   = "note"   // the trace itself changed (a tracepoint retired)
 )
 
 // TraceEntry is one record of the trace buffer: a tracepoint hit or a

@@ -119,7 +119,7 @@ func (s *Session) traceCall(r *run, st *Stop, fb *FunctionBreakpoint) {
 	}
 	seq := s.trace.Add(e)
 	if done {
-		s.trace.Add(TraceEntry{Kind: TraceCall, BreakpointID: fb.ID, Function: fb.FunctionName, Note: fmt.Sprintf("trace of %s reached maxCalls and was removed", fb.FunctionName)})
+		s.trace.Add(TraceEntry{Kind: TraceNote, BreakpointID: fb.ID, Function: fb.FunctionName, Note: fmt.Sprintf("trace of %s reached maxCalls and was removed", fb.FunctionName)})
 		go s.removeTemporary(context.Background(), fb.ID)
 	}
 	s.mu.Lock()

@@ -106,7 +106,7 @@ func (s *Session) recordLogpointHit(report string) {
 // for the adapter's answer to events it has yet to read). The goroutine
 // ends within removeTimeout.
 func (s *Session) retireTracepoint(id int) {
-	s.trace.Add(TraceEntry{Kind: TraceHit, BreakpointID: id, Note: fmt.Sprintf("tracepoint %d reached maxHits and was removed", id)})
+	s.trace.Add(TraceEntry{Kind: TraceNote, BreakpointID: id, Note: fmt.Sprintf("tracepoint %d reached maxHits and was removed", id)})
 	go s.removeTemporary(context.Background(), id)
 }
 
