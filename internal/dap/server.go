@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -105,4 +106,21 @@ func (c *ServerConn) Event(name string, body any) {
 // Output sends an output event.
 func (c *ServerConn) Output(category, text string) {
 	c.Event("output", godap.OutputEventBody{Category: category, Output: text})
+}
+
+// ReadRequest reads the next request from r, skipping (and logging)
+// messages that are not requests; an error means the connection ended.
+func (c *ServerConn) ReadRequest(r *bufio.Reader) (*IncomingRequest, error) {
+	for {
+		body, err := ReadFrame(r)
+		if err != nil {
+			return nil, err
+		}
+		var req IncomingRequest
+		if err := json.Unmarshal(body, &req); err != nil || req.Type != "request" {
+			c.log.Warn(c.name+": skipping message that is not a request", "err", err, "type", req.Type)
+			continue
+		}
+		return &req, nil
+	}
 }

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
 	godap "github.com/google/go-dap"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -561,7 +561,7 @@ func (b *breakpoints) hit(ctx context.Context, e jdwp.Event) ([]int, string) {
 	if p == b.entry {
 		return nil, "entry"
 	}
-	if p.hitCond != "" && !hitMatches(p.hitCond, hits) {
+	if h, err := dap.ParseHitCondition(p.hitCond); err == nil && !h.Match(hits) {
 		return nil, ""
 	}
 	if p.cond != "" {
@@ -581,36 +581,6 @@ func (b *breakpoints) hit(ctx context.Context, e jdwp.Event) ([]int, string) {
 		reason = p.reason
 	}
 	return []int{p.id}, reason
-}
-
-// hitMatches applies a DAP hit condition: "5" or "==5", ">=5", ">5", "%5".
-func hitMatches(cond string, hits int) bool {
-	cond = strings.TrimSpace(cond)
-	ops := []string{">=", "<=", "==", ">", "<", "%"}
-	op := "=="
-	for _, o := range ops {
-		if strings.HasPrefix(cond, o) {
-			op, cond = o, strings.TrimSpace(cond[len(o):])
-			break
-		}
-	}
-	n, err := strconv.Atoi(cond)
-	if err != nil {
-		return true
-	}
-	switch op {
-	case ">=":
-		return hits >= n
-	case "<=":
-		return hits <= n
-	case ">":
-		return hits > n
-	case "<":
-		return hits < n
-	case "%":
-		return n > 0 && hits%n == 0
-	}
-	return hits == n
 }
 
 var packageLine = regexp.MustCompile(`^\s*package\s+([\w.]+)\s*;?`)

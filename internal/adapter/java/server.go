@@ -3,7 +3,6 @@ package java
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -138,17 +137,12 @@ func (s *server) serve(ctx context.Context) {
 	defer stop()
 	r := bufio.NewReader(s.conn)
 	for !s.closing.Load() {
-		body, err := dap.ReadFrame(r)
+		req, err := s.ReadRequest(r)
 		if err != nil {
 			s.log.Debug("java adapter: client gone", "err", err)
 			return
 		}
-		var req request
-		if err := json.Unmarshal(body, &req); err != nil || req.Type != "request" {
-			s.log.Warn("java adapter: skipping message that is not a request", "err", err)
-			continue
-		}
-		s.dispatch(&req)
+		s.dispatch(req)
 	}
 }
 

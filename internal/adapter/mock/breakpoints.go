@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
 // breakpoint is a line or function breakpoint. Everything but hits is fixed
@@ -25,7 +26,7 @@ type breakpoint struct {
 	condErr   error // a syntax error in condition, reported at each hit
 
 	hitCondition string
-	hit          hitCond
+	hit          dap.HitCondition
 	logMessage   string
 
 	hits int // guarded by server.mu
@@ -48,53 +49,6 @@ type bpSet[K comparable] struct {
 
 func newBPSet[K comparable]() *bpSet[K] { return &bpSet[K]{by: map[K][]*breakpoint{}} }
 
-// hitCond is a parsed hitCondition: stop when the hit count compares to n
-// with op ("" when there is none).
-type hitCond struct {
-	op string
-	n  int
-}
-
-// parseHitCondition accepts "N" (the Nth hit only, as debugpy does), and
-// "== N", ">= N", "> N", "<= N", "< N", "% N" (every Nth hit).
-func parseHitCondition(s string) (hitCond, error) {
-	num := strings.TrimSpace(s)
-	if num == "" {
-		return hitCond{}, nil
-	}
-	h := hitCond{op: "=="}
-	for _, op := range []string{"==", ">=", "<=", ">", "<", "%"} {
-		if rest, ok := strings.CutPrefix(num, op); ok {
-			h.op, num = op, strings.TrimSpace(rest)
-			break
-		}
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 0 || h.op == "%" && n == 0 {
-		return hitCond{}, fmt.Errorf("invalid hitCondition %q: use N, == N, >= N, > N, <= N, < N or %% N", s)
-	}
-	h.n = n
-	return h, nil
-}
-
-func (h hitCond) match(hits int) bool {
-	switch h.op {
-	case "":
-		return true
-	case "==":
-		return hits == h.n
-	case ">=":
-		return hits >= h.n
-	case "<=":
-		return hits <= h.n
-	case ">":
-		return hits > h.n
-	case "<":
-		return hits < h.n
-	}
-	return hits%h.n == 0
-}
-
 // newBreakpoint fills what line and function breakpoints share and returns
 // why it cannot be verified, if it cannot.
 func newBreakpoint(b *breakpoint, condition, hitCondition string) string {
@@ -102,7 +56,7 @@ func newBreakpoint(b *breakpoint, condition, hitCondition string) string {
 	if condition != "" {
 		b.cond, b.condErr = parseExpression(condition)
 	}
-	h, err := parseHitCondition(hitCondition)
+	h, err := dap.ParseHitCondition(hitCondition)
 	if err != nil {
 		return err.Error()
 	}
@@ -283,7 +237,7 @@ func (s *server) hits(t *thread, fr *frame, bps []*breakpoint) []int {
 		b.hits++
 		n := b.hits
 		s.mu.Unlock()
-		if !b.hit.match(n) {
+		if !b.hit.Match(n) {
 			continue
 		}
 		if b.logMessage != "" {

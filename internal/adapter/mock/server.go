@@ -2,7 +2,6 @@ package mock
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -160,17 +159,12 @@ func (s *server) serve() {
 	defer s.shutdown()
 	r := bufio.NewReader(s.conn)
 	for !s.closing {
-		body, err := dap.ReadFrame(r)
+		req, err := s.ReadRequest(r)
 		if err != nil {
 			s.log.Debug("mock adapter: connection ended", "err", err)
 			return
 		}
-		var req request
-		if err := json.Unmarshal(body, &req); err != nil || req.Type != "request" {
-			s.log.Warn("mock adapter: skipping message that is not a request", "err", err, "type", req.Type)
-			continue
-		}
-		s.dispatch(&req)
+		s.dispatch(req)
 	}
 }
 

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
 // breakpoint is one DAP source breakpoint and the inspector breakpoints
@@ -26,7 +26,8 @@ type breakpoint struct {
 	condition    string
 	hitCondition string
 	logMessage   string
-	hit          hitCond
+	hit          dap.HitCondition
+	hitErr       error // an invalid hitCondition: the breakpoint never binds
 	hits         int
 	cdpIDs       []string
 	boundIn      map[string]bool // compiled files it is bound in
@@ -105,9 +106,8 @@ func (s *server) setBreakpoints(req *request) (any, error) {
 	out := make([]godap.Breakpoint, 0, len(fresh))
 	needInstrumentation := false
 	for _, bp := range fresh {
-		h, err := parseHitCondition(bp.hitCondition)
-		bp.hit = h
-		if err != nil {
+		bp.hit, bp.hitErr = dap.ParseHitCondition(bp.hitCondition)
+		if err := bp.hitErr; err != nil {
 			bp.message = err.Error()
 		} else if bp.mapped {
 			if !s.bindOriginal(ctx, bp) {
@@ -222,7 +222,7 @@ func (s *server) bindMapped(sc *script) {
 			continue
 		}
 		for _, bp := range bps {
-			if bp.mapped && bp.hit.valid() {
+			if bp.mapped && bp.hitErr == nil {
 				waiting = append(waiting, bp)
 			}
 		}
@@ -394,54 +394,4 @@ func (s *server) setExceptionBreakpoints(req *request) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// hitCond is a parsed hitCondition: stop when the hit count compares to n
-// with op ("" when there is none). It reads as the mock adapter's does.
-type hitCond struct {
-	op  string
-	n   int
-	bad bool
-}
-
-func (h hitCond) valid() bool { return !h.bad }
-
-// parseHitCondition accepts "N" (the Nth hit only), and "== N", ">= N",
-// "> N", "<= N", "< N", "% N" (every Nth hit).
-func parseHitCondition(s string) (hitCond, error) {
-	num := strings.TrimSpace(s)
-	if num == "" {
-		return hitCond{}, nil
-	}
-	h := hitCond{op: "=="}
-	for _, op := range []string{"==", ">=", "<=", ">", "<", "%"} {
-		if rest, ok := strings.CutPrefix(num, op); ok {
-			h.op, num = op, strings.TrimSpace(rest)
-			break
-		}
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 0 || h.op == "%" && n == 0 {
-		return hitCond{bad: true}, fmt.Errorf("invalid hitCondition %q: use N, == N, >= N, > N, <= N, < N or %% N", s)
-	}
-	h.n = n
-	return h, nil
-}
-
-func (h hitCond) match(hits int) bool {
-	switch h.op {
-	case "":
-		return true
-	case "==":
-		return hits == h.n
-	case ">=":
-		return hits >= h.n
-	case "<=":
-		return hits <= h.n
-	case ">":
-		return hits > h.n
-	case "<":
-		return hits < h.n
-	}
-	return hits%h.n == 0
 }

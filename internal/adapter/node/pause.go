@@ -85,7 +85,7 @@ func (s *server) paused(p cdp.Paused) {
 		counted[bp.id] = true
 		anyHit = true
 		bp.hits++
-		if bp.hit.match(bp.hits) {
+		if bp.hit.Match(bp.hits) {
 			hitIDs = append(hitIDs, bp.id)
 		}
 	}

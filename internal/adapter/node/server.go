@@ -3,7 +3,6 @@ package node
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -141,17 +140,12 @@ func (s *server) serve() {
 	defer s.shutdown()
 	r := bufio.NewReader(s.conn)
 	for !s.quit {
-		body, err := dap.ReadFrame(r)
+		req, err := s.ReadRequest(r)
 		if err != nil {
 			s.log.Debug("node adapter: connection ended", "err", err)
 			return
 		}
-		var req request
-		if err := json.Unmarshal(body, &req); err != nil || req.Type != "request" {
-			s.log.Warn("node adapter: skipping message that is not a request", "err", err, "type", req.Type)
-			continue
-		}
-		s.dispatch(&req)
+		s.dispatch(req)
 	}
 }
 
