@@ -17,11 +17,19 @@ import (
 // stdioTransport is a DAP transport over a child's stdin and stdout.
 type stdioTransport struct {
 	io.Reader
-	stdin io.WriteCloser
+	stdout io.Closer
+	stdin  io.WriteCloser
 }
 
 func (t stdioTransport) Write(p []byte) (int, error) { return t.stdin.Write(p) }
-func (t stdioTransport) Close() error                { return t.stdin.Close() }
+
+// Close closes both pipes; closing stdout also ends a read in progress,
+// even while a process that inherited the adapter's stdout lives on.
+func (t stdioTransport) Close() error {
+	err := t.stdin.Close()
+	t.stdout.Close()
+	return err
+}
 
 // StartStdio starts an adapter that speaks DAP on its stdin and stdout, in
 // its own process group. Each line it writes to stderr is logged. The caller
@@ -31,20 +39,25 @@ func StartStdio(cmd *exec.Cmd, log *slog.Logger) (io.ReadWriteCloser, *proc.Proc
 	if err != nil {
 		return nil, nil, fmt.Errorf("adapter stdin: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Not StdoutPipe: its read end closes when the adapter exits, and the
+	// adapter's last messages (terminated) must still be read.
+	stdout, stderr, err := proc.OutputPipes(cmd)
 	if err != nil {
-		return nil, nil, fmt.Errorf("adapter stdout: %w", err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, nil, fmt.Errorf("adapter stderr: %w", err)
+		stdin.Close()
+		return nil, nil, fmt.Errorf("adapter output: %w", err)
 	}
 	p, err := proc.Start(cmd)
 	if err != nil {
+		stdin.Close()
+		stdout.Close()
+		stderr.Close()
 		return nil, nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	go LogLines(stderr, log, cmd.Path)
-	return stdioTransport{Reader: stdout, stdin: stdin}, p, nil
+	go func() {
+		LogLines(stderr, log, cmd.Path)
+		stderr.Close()
+	}()
+	return stdioTransport{Reader: stdout, stdout: stdout, stdin: stdin}, p, nil
 }
 
 // LogLines logs each line read from r until it ends; it is meant to run on

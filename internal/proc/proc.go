@@ -44,7 +44,15 @@ func Start(cmd *exec.Cmd) (*Process, error) {
 	}
 	cmd.SysProcAttr.Setpgid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	// The child has its ends of OutputPipes' pipes (or never will): the
+	// parent's copies must go, or the readers never see the end.
+	if v, ok := pipeWriters.LoadAndDelete(cmd); ok {
+		for _, f := range v.([]*os.File) {
+			f.Close()
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	p := &Process{cmd: cmd, done: make(chan struct{}), exitCode: -1}
@@ -65,6 +73,32 @@ func Start(cmd *exec.Cmd) (*Process, error) {
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// pipeWriters holds, per command, the child's ends of the pipes
+// OutputPipes made, for Start to close in the parent.
+var pipeWriters sync.Map // *exec.Cmd -> []*os.File
+
+// OutputPipes connects cmd's stdout and stderr to pipes whose read ends
+// the caller owns, reads to the end and closes. Unlike exec.Cmd's
+// StdoutPipe, whose read end Wait closes as soon as the process exits
+// (Start waits at once, to know when it does), these keep what the
+// process wrote last until it has been read: a reader that lags behind a
+// process that is exiting loses no output. Call it before Start.
+func OutputPipes(cmd *exec.Cmd) (stdout, stderr *os.File, err error) {
+	or, ow, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("stdout pipe: %w", err)
+	}
+	er, ew, err := os.Pipe()
+	if err != nil {
+		or.Close()
+		ow.Close()
+		return nil, nil, fmt.Errorf("stderr pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = ow, ew
+	pipeWriters.Store(cmd, []*os.File{ow, ew})
+	return or, er, nil
 }
 
 // Pid is the process id (and process group id).

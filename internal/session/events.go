@@ -234,8 +234,12 @@ func (s *Session) connectionEnded(r *run) {
 	go r.cleanup()
 }
 
-// copyOutput records a stream of program output, line by line, until it ends.
+// copyOutput records a stream of program output, line by line, until it
+// ends, and closes it when it can be closed.
 func copyOutput(rd io.Reader, out *OutputBuffer, category string) {
+	if c, ok := rd.(io.Closer); ok {
+		defer c.Close()
+	}
 	br := bufio.NewReader(rd)
 	for {
 		line, err := br.ReadString('\n')

@@ -529,16 +529,14 @@ func (r *run) reverse(ctx context.Context, req dapc.ReverseRequest) (any, error)
 			cmd.Env = append(cmd.Env, k+"="+s)
 		}
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	stderr, err := cmd.StderrPipe()
+	stdout, stderr, err := proc.OutputPipes(cmd)
 	if err != nil {
 		return nil, err
 	}
 	p, err := proc.Start(cmd)
 	if err != nil {
+		stdout.Close()
+		stderr.Close()
 		return nil, fmt.Errorf("runInTerminal: %w", err)
 	}
 	r.mu.Lock()

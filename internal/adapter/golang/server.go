@@ -45,23 +45,28 @@ func (s *dapServer) close() {
 func startDAPServer(ctx context.Context, command []string, dir string, log *slog.Logger) (*dapServer, error) {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Dir = dir
-	stdout, err := cmd.StdoutPipe()
+	stdout, stderr, err := proc.OutputPipes(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("dlv stdout: %w", err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, fmt.Errorf("dlv stderr: %w", err)
+		return nil, fmt.Errorf("dlv output: %w", err)
 	}
 	p, err := proc.Start(cmd)
 	if err != nil {
+		stdout.Close()
+		stderr.Close()
 		return nil, fmt.Errorf("start %s: %w", command[0], err)
 	}
 	tail := &lineTail{}
-	// Both readers end when dlv exits and its pipes close.
-	go tail.read(stderr, log, "dlv stderr")
+	// Both readers end when dlv (and whatever inherited its output) has
+	// exited and the pipes are drained; they close their ends.
+	go func() {
+		tail.read(stderr, log, "dlv stderr")
+		stderr.Close()
+	}()
 	addrc := make(chan string, 1)
-	go readAddress(stdout, addrc, log)
+	go func() {
+		readAddress(stdout, addrc, log)
+		stdout.Close()
+	}()
 
 	ctx, cancel := context.WithTimeout(ctx, addressTimeout)
 	defer cancel()

@@ -63,16 +63,16 @@ func (s *server) launch(req *request) (any, error) {
 	for k, v := range args.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Not StdoutPipe: its read end closes when node exits, and the last
+	// lines node wrote were lost when our reader lagged.
+	stdout, stderr, err := proc.OutputPipes(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("node stdout: %w", err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, fmt.Errorf("node stderr: %w", err)
+		return nil, fmt.Errorf("node output: %w", err)
 	}
 	p, err := proc.Start(cmd)
 	if err != nil {
+		stdout.Close()
+		stderr.Close()
 		return nil, fmt.Errorf("start %s: %w", cmdline[0], err)
 	}
 	s.proc = p
@@ -189,8 +189,9 @@ func (e *earlyLines) text() string {
 // pipeOutput sends a pipe's lines as output events until it ends (node
 // exits or is killed). On stderr it takes the inspector's URL from the
 // first line that carries it and drops the inspector's own lines.
-func (s *server) pipeOutput(r io.Reader, category string, urls chan<- string, early *earlyLines) {
+func (s *server) pipeOutput(r io.ReadCloser, category string, urls chan<- string, early *earlyLines) {
 	defer s.outputs.Done()
+	defer r.Close()
 	br := bufio.NewReader(r)
 	for {
 		line, err := br.ReadString('\n')
