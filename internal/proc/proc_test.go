@@ -2,11 +2,13 @@ package proc
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startReporting starts a shell script that prints a pid on its first line
@@ -77,5 +79,34 @@ func TestKillAll(t *testing.T) {
 	}
 	if d := Descendants(p1.Pid()); len(d) != 0 {
 		t.Errorf("descendants left: %v", d)
+	}
+}
+
+// What a process wrote just before it exited stays readable after the
+// exit: the reader may come late (exec's StdoutPipe loses it then, its read
+// end being closed by Wait as soon as the process is reaped).
+func TestOutputPipesKeepOutputPastTheExit(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "head -c 32768 /dev/zero | tr '\\0' x; printf end >&2")
+	stdout, stderr, err := OutputPipes(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	defer stderr.Close()
+	p, err := Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the process did not exit")
+	}
+	out, err := io.ReadAll(stdout)
+	if err != nil || len(out) != 32768 {
+		t.Fatalf("stdout after the exit: %d bytes, %v", len(out), err)
+	}
+	if errOut, err := io.ReadAll(stderr); err != nil || string(errOut) != "end" {
+		t.Fatalf("stderr after the exit: %q, %v", errOut, err)
 	}
 }

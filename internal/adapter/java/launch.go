@@ -112,22 +112,11 @@ func spawnJVM(ctx context.Context, lc *launchConfig, emit func(category, text st
 	for k, v := range lc.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	// os.Pipe rather than cmd.StdoutPipe: exec closes its own pipes when
-	// the process is reaped, which could lose the last lines.
-	outR, outW, err := os.Pipe()
+	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("java stdout: %w", err)
+		return nil, fmt.Errorf("java output: %w", err)
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, fmt.Errorf("java stderr: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
 	p, err := proc.Start(cmd)
-	outW.Close()
-	errW.Close()
 	if err != nil {
 		outR.Close()
 		errR.Close()

@@ -226,23 +226,11 @@ func spawn(ctx context.Context, command []string, cwd string, env map[string]str
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	// os.Pipe rather than cmd.StdoutPipe: exec's own pipes are closed when
-	// the process is reaped, which would lose the last output of a program
-	// that ends.
-	outR, outW, err := os.Pipe()
+	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("rdbg stdout: %w", err)
+		return nil, fmt.Errorf("rdbg output: %w", err)
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, fmt.Errorf("rdbg stderr: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
 	p, err := proc.Start(cmd)
-	outW.Close()
-	errW.Close()
 	if err != nil {
 		outR.Close()
 		errR.Close()
