@@ -19,23 +19,14 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
 	"github.com/mcp-debugger/mcp-debugger/internal/httpserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // requireChromium finds Debian's chromium, skipping the test without it
 // (failing under CI=true, where the README's test command installs it).
 func requireChromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	msg := "chromium not found; install with: scripts/install-adapters.sh browser (Debian: apt-get install chromium)"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	return testenv.RequireTool(t, "scripts/install-adapters.sh browser (Debian: apt-get install chromium)", "chromium", "chromium-browser", "google-chrome")
 }
 
 var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // More integration tests of the JVM adapter: launching a .jar, the "all"
@@ -41,10 +43,7 @@ func TestJavaAllExceptionsStopsAtCaughtOne(t *testing.T) {
 // javacInto compiles sources into a temp directory with the given flags.
 func javacInto(t *testing.T, flags []string, srcs ...string) string {
 	t.Helper()
-	javac, err := exec.LookPath("javac")
-	if err != nil {
-		t.Skip("no javac on PATH (apt-get install -y openjdk-17-jdk-headless)")
-	}
+	javac := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "javac")
 	out := t.TempDir()
 	args := append(append(append([]string{}, flags...), "-d", out), srcs...)
 	if b, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
@@ -99,10 +98,7 @@ func TestJavaStopOnEntry(t *testing.T) {
 
 func TestJavaJarLaunch(t *testing.T) {
 	classes := compileJava(t)
-	jarTool, err := exec.LookPath("jar")
-	if err != nil {
-		t.Skip("no jar on PATH (it comes with the JDK)")
-	}
+	jarTool := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "jar")
 	jar := filepath.Join(t.TempDir(), "app.jar")
 	if b, err := exec.Command(jarTool, "--create", "--file", jar, "--main-class", "com.example.App", "-C", classes, ".").CombinedOutput(); err != nil {
 		t.Fatalf("jar: %v\n%s", err, b)

@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/java"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // Integration tests: the MCP tools on the real JVM through the built-in
@@ -23,10 +24,7 @@ func javaSource(t *testing.T, rel string) string {
 // directory and returns it.
 func compileJava(t *testing.T) string {
 	t.Helper()
-	javac, err := exec.LookPath("javac")
-	if err != nil {
-		t.Skip("no javac on PATH (apt-get install -y openjdk-17-jdk-headless)")
-	}
+	javac := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "javac")
 	out := t.TempDir()
 	srcs, _ := filepath.Glob(javaSource(t, "src/com/example/*.java"))
 	cmd := exec.Command(javac, append([]string{"-g", "-d", out}, srcs...)...)
@@ -218,10 +216,7 @@ func TestJavaPauseBusyThreadAndClose(t *testing.T) {
 func TestJavaAttach(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("java")
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("no java on PATH")
-	}
+	java := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "java")
 	src := javaSource(t, "Hello.java")
 	cmd := exec.Command(java, "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0", src)
 	stdout, err := cmd.StdoutPipe()

@@ -1,11 +1,12 @@
 package server
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // Kotlin on the JVM adapter: a program compiled by kotlinc into a jar
@@ -17,14 +18,7 @@ import (
 // script provides it).
 func kotlinJar(t *testing.T) string {
 	t.Helper()
-	kotlinc, err := exec.LookPath("kotlinc")
-	if err != nil {
-		msg := "no kotlinc on PATH (apt-get install -y --no-install-recommends kotlin)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	kotlinc := testenv.RequireTool(t, "apt-get install -y --no-install-recommends kotlin", "kotlinc")
 	jar := filepath.Join(t.TempDir(), "greet.jar")
 	cmd := exec.Command(kotlinc, javaSource(t, "kotlin/Greet.kt"), "-include-runtime", "-d", jar)
 	if b, err := cmd.CombinedOutput(); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // Integration tests: the MCP tools on real lldb-dap and real C, C++ and
@@ -19,17 +20,6 @@ import (
 
 func nativeProgram(t *testing.T, parts ...string) string {
 	return filepath.Join(append([]string{repoRoot(t), "testdata", "native"}, parts...)...)
-}
-
-// requireTool skips (fails under CI) when a compiler the test needs is missing.
-func requireTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not found", name)
-		}
-		t.Skipf("%s not found", name)
-	}
 }
 
 // expand returns the children of a variable of the snapshot or locals list.
@@ -45,7 +35,7 @@ func (h *harness) expand(id string, vars []result, name string) map[string]strin
 }
 
 func TestNativeCBreakpointStepsAndEvaluate(t *testing.T) {
-	requireTool(t, "cc")
+	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	h := newHarness(t)
 	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
@@ -124,7 +114,7 @@ func TestNativeCBreakpointStepsAndEvaluate(t *testing.T) {
 }
 
 func TestNativeCFunctionAndConditionalBreakpoints(t *testing.T) {
-	requireTool(t, "cc")
+	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	h := newHarness(t)
 	src := nativeProgram(t, "c", "loop.c")
 	id := h.sessionFor("c")
@@ -148,7 +138,7 @@ func TestNativeCFunctionAndConditionalBreakpoints(t *testing.T) {
 // adapter's fix the next continue finishes it in main (reason "step")
 // instead of stopping at the breakpoint's next hit (ADAPTER-QUIRKS.md).
 func TestNativeStaleStepPlan(t *testing.T) {
-	requireTool(t, "cc")
+	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	for _, stepAfter := range []bool{false, true} {
 		h := newHarness(t)
 		id := h.sessionFor("c")
@@ -189,7 +179,7 @@ func TestNativeStaleStepPlan(t *testing.T) {
 }
 
 func TestNativeSegfaultStops(t *testing.T) {
-	requireTool(t, "cc")
+	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	h := newHarness(t)
 	id := h.sessionFor("c")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "c", "loop.c"), "args": []string{"crash"}})
@@ -206,7 +196,7 @@ func TestNativeSegfaultStops(t *testing.T) {
 }
 
 func TestNativeCompileErrorVerbatim(t *testing.T) {
-	requireTool(t, "cc")
+	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	h := newHarness(t)
 	id := h.sessionFor("c")
 	out := h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "c", "bad.c")}, "bad.c:4:16: error: ‘undefined_name’ undeclared")
@@ -214,7 +204,7 @@ func TestNativeCompileErrorVerbatim(t *testing.T) {
 }
 
 func TestNativeCppValues(t *testing.T) {
-	requireTool(t, "c++")
+	testenv.RequireTool(t, "apt-get install -y g++", "c++")
 	h := newHarness(t)
 	id := h.sessionFor("c++")
 	src := nativeProgram(t, "cpp", "shapes.cpp")
@@ -245,7 +235,7 @@ func TestNativeCppValues(t *testing.T) {
 }
 
 func TestNativeCppThrow(t *testing.T) {
-	requireTool(t, "c++")
+	testenv.RequireTool(t, "apt-get install -y g++", "c++")
 	h := newHarness(t)
 	id := h.sessionFor("cpp")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "cpp", "shapes.cpp"), "args": []string{"throw"}, "breakOnExceptions": "all"})
@@ -270,7 +260,7 @@ func TestNativeCppThrow(t *testing.T) {
 var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
 
 func TestNativeRustValuesAndFrames(t *testing.T) {
-	requireTool(t, "cargo")
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
 	h := newHarness(t)
 	id := h.sessionFor("rust")
 	dir := nativeProgram(t, "rust")
@@ -362,7 +352,7 @@ func startNativeWaiter(t *testing.T, bin string) *proc.Process {
 
 func buildC(t *testing.T, src string) string {
 	t.Helper()
-	requireTool(t, "cc")
+	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	out := filepath.Join(t.TempDir(), "prog")
 	if b, err := exec.Command("cc", "-g", "-O0", "-o", out, src).CombinedOutput(); err != nil {
 		t.Fatalf("cc: %v\n%s", err, b)
@@ -426,7 +416,7 @@ func TestNativeDryRun(t *testing.T) {
 }
 
 func TestNativeRustPanicStops(t *testing.T) {
-	requireTool(t, "cargo")
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
 	h := newHarness(t)
 	id := h.sessionFor("rust")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust", "src", "main.rs"), "args": []string{"panic"}})
@@ -450,7 +440,7 @@ func TestNativeRustPanicStops(t *testing.T) {
 }
 
 func TestNativeCargoBuildErrorVerbatim(t *testing.T) {
-	requireTool(t, "cargo")
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
 	h := newHarness(t)
 	id := h.sessionFor("rust")
 	dir := t.TempDir()
@@ -496,7 +486,7 @@ func TestNativeStopOnEntryAndEnv(t *testing.T) {
 // TestNativeRustAttach attaches to a running Rust program: the formatters
 // and frame names work there too.
 func TestNativeRustAttach(t *testing.T) {
-	requireTool(t, "cargo")
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
 	h := newHarness(t)
 	id := h.sessionFor("rust")
 	dir := nativeProgram(t, "rust")

@@ -13,6 +13,7 @@ import (
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // Integration tests: the MCP tools on real Node (through the built-in
@@ -352,10 +353,7 @@ func TestNodeOutputNoLineLost(t *testing.T) {
 func TestNodeAttachByPortAndDetach(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("javascript")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node on PATH")
-	}
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	src := nodeProgram(t, "serve.js")
 	cmd := exec.Command(node, "--inspect=127.0.0.1:0", src)
 	stderr, err := cmd.StderrPipe()
@@ -524,10 +522,7 @@ func TestNodeJustMyCodeSkipsNodeModules(t *testing.T) {
 func TestNodeAttachByProcessID(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("javascript")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node on PATH")
-	}
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	// SIGUSR1 opens the inspector on --inspect-port (default 9229, which
 	// a test must not assume free).
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -569,10 +564,7 @@ func TestNodeAttachByProcessID(t *testing.T) {
 }
 
 func TestNodeTypeScriptWithoutARunner(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node on PATH")
-	}
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	out, err := exec.Command(node, "-p", "process.features.typescript ? 1 : process.versions.node").Output()
 	if err != nil {
 		t.Fatal(err)

@@ -121,10 +121,7 @@ func TestRubyCloseLeavesNoProcess(t *testing.T) {
 func TestRubyAttach(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("ruby")
-	ruby, err := exec.LookPath("ruby")
-	if err != nil {
-		t.Skip("no ruby on PATH")
-	}
+	ruby := testenv.RequireTool(t, "apt-get install -y ruby", "ruby")
 	av := testenv.RequireAdapter(t, "ruby")
 	src := rubyProgram(t, "loop.rb")
 	cmd := exec.Command(ruby, av.Path, "--open", "--host", "127.0.0.1", "--port", "0", "--", src)

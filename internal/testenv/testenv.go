@@ -6,6 +6,8 @@ package testenv
 import (
 	"context"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,4 +35,22 @@ func RequireAdapter(t testing.TB, language string) adapter.Availability {
 	}
 	t.Skip(msg)
 	return av
+}
+
+// RequireTool returns the path of the first of names found on PATH, or
+// skips the test (fails it when CI=true, whose install script provides
+// the tool) with install, the command that installs it.
+func RequireTool(t testing.TB, install string, names ...string) string {
+	t.Helper()
+	for _, name := range names {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	msg := strings.Join(names, " or ") + " not found on PATH; install with: " + install
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
 }
