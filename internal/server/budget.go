@@ -85,7 +85,7 @@ func (res *runResult) fit(maxBytes int) {
 		func() string { return trimOutput(snap, 10, 300) },
 		func() string {
 			if ex := snap.Exception; ex != nil && len(ex.StackTrace) > 600 {
-				ex.StackTrace = cutString(ex.StackTrace, 600)
+				ex.StackTrace = cutValue(ex.StackTrace, 600)
 				return "the exception's stack text was shortened: get_stack_trace lists the frames"
 			}
 			return ""
@@ -147,7 +147,7 @@ func trimOutput(snap *session.Snapshot, keep, n int) string {
 	cutAny := false
 	for i := range entries {
 		if len(entries[i].Output) > n {
-			entries[i].Output = cutString(entries[i].Output, n)
+			entries[i].Output = cutValue(entries[i].Output, n)
 			cutAny = true
 		}
 	}
@@ -174,7 +174,7 @@ func shortenValues(vars []session.Variable, n int) int {
 	cut := 0
 	for i := range vars {
 		if len(vars[i].Value) > n {
-			vars[i].Value, vars[i].Truncated = cutString(vars[i].Value, n), true
+			vars[i].Value, vars[i].Truncated = cutValue(vars[i].Value, n), true
 			cut++
 		}
 	}
@@ -185,7 +185,7 @@ func shortenWatches(ws []session.WatchValue, n int) int {
 	cut := 0
 	for i := range ws {
 		if len(ws[i].Value) > n {
-			ws[i].Value, ws[i].Truncated = cutString(ws[i].Value, n), true
+			ws[i].Value, ws[i].Truncated = cutValue(ws[i].Value, n), true
 			cut++
 		}
 	}
@@ -196,22 +196,11 @@ func shortenChanges(cs []session.Change, n int) int {
 	cut := 0
 	for i := range cs {
 		if len(cs[i].From) > n || len(cs[i].To) > n {
-			cs[i].From, cs[i].To = cutString(cs[i].From, n), cutString(cs[i].To, n)
+			cs[i].From, cs[i].To = cutValue(cs[i].From, n), cutValue(cs[i].To, n)
 			cut++
 		}
 	}
 	return cut
-}
-
-// cutString shortens s to about n bytes at a rune boundary, marking the cut.
-func cutString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // fitVariables cuts a variable listing to maxBytes (besides fixed bytes of
@@ -271,4 +260,10 @@ func shortenTree(vars []session.Variable, n int) int {
 		cut += shortenTree(vars[i].Children, n)
 	}
 	return cut
+}
+
+// cutValue shortens s to about n bytes (session.Cut, without its bool).
+func cutValue(s string, n int) string {
+	v, _ := session.Cut(s, n)
+	return v
 }

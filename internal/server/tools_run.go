@@ -364,7 +364,7 @@ func describe(snap *session.Snapshot) string {
 		}
 		why := snap.StopReason
 		if ex := snap.Exception; ex != nil {
-			why = "exception " + joinDistinct(ex.ExceptionID, ex.Description, ex.Message)
+			why = "exception " + session.JoinDistinct(ex.ExceptionID, ex.Description, ex.Message)
 		}
 		return fmt.Sprintf("Paused at %s (%s).", where, why)
 	case session.StateRunning:
@@ -381,23 +381,4 @@ func describe(snap *session.Snapshot) string {
 		return "The session failed: " + snap.StateReason + "."
 	}
 	return "State: " + string(snap.State) + "."
-}
-
-// joinDistinct joins the non-empty parts that do not repeat an earlier one
-// ("ValueError: bad value", not "ValueError: ValueError: bad value").
-func joinDistinct(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		dup := p == ""
-		for _, o := range out {
-			if strings.Contains(o, p) {
-				dup = true
-			}
-		}
-		if !dup {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, ": ")
 }

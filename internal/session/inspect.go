@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -323,4 +324,38 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	}
 	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)
 	return &EvalResult{Result: value, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: truncated, Masked: masked}, nil
+}
+
+// evaluation is one expression's evaluate answer, or why there is none.
+type evaluation struct {
+	body dap.EvaluateResponseBody
+	err  error
+}
+
+// evaluateIn evaluates an expression in a frame for the session's own use
+// (watches, tracepoints, break_on_change), in the context that gives a
+// plain value for this adapter ("watch" unless its quirks name another).
+func (r *run) evaluateIn(ctx context.Context, frameID int, expression string) evaluation {
+	exprContext := r.conn.Quirks.EvaluateContext
+	if exprContext == "" {
+		exprContext = "watch"
+	}
+	var e evaluation
+	e.err = r.call(ctx, "evaluate", map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}, &e.body)
+	return e
+}
+
+// evaluateAll evaluates expressions in a frame, all at once.
+func (r *run) evaluateAll(ctx context.Context, frameID int, exprs []string) []evaluation {
+	out := make([]evaluation, len(exprs))
+	var wg sync.WaitGroup
+	for i, e := range exprs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = r.evaluateIn(ctx, frameID, e)
+		}()
+	}
+	wg.Wait()
+	return out
 }

@@ -118,13 +118,8 @@ func (f frameRef) frameIn(ctx context.Context, r *run, st *Stop) (int, bool) {
 }
 
 func evalRaw(ctx context.Context, r *run, frameID int, expression string) (string, error) {
-	exprContext := r.conn.Quirks.EvaluateContext
-	if exprContext == "" {
-		exprContext = "watch"
-	}
-	var body dap.EvaluateResponseBody
-	err := r.call(ctx, "evaluate", map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}, &body)
-	return body.Result, err
+	e := r.evaluateIn(ctx, frameID, expression)
+	return e.body.Result, e.err
 }
 
 // changeByDataBreakpoint sets a write data breakpoint on the expression and

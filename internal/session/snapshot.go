@@ -228,7 +228,7 @@ func exceptionFromDAP(b dap.ExceptionInfoResponseBody, q adapter.Quirks) *Except
 	if b.Details != nil {
 		info.TypeName = b.Details.TypeName
 		info.Message = b.Details.Message
-		info.StackTrace, _ = cut(b.Details.StackTrace, 4*MaxValueLen)
+		info.StackTrace, _ = Cut(b.Details.StackTrace, 4*MaxValueLen)
 	}
 	return info
 }
@@ -387,11 +387,9 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Exception = &ExceptionInfo{Description: st.Description, Message: st.Text}
 	}
 	if len(st.frames) > 0 {
-		f := st.frames[st.top]
-		snap.Location = &Location{Line: f.Line, Column: f.Column, Function: f.Name}
-		if f.Source != nil {
-			snap.Location.File = f.Source.Path
-			if c, err := ReadContext(f.Source.Path, f.Line, snapshotContextSide); err == nil {
+		snap.Location = locationOf(st)
+		if l := snap.Location; l.File != "" {
+			if c, err := ReadContext(l.File, l.Line, snapshotContextSide); err == nil {
 				snap.Context = &c
 			}
 		}
@@ -432,7 +430,7 @@ func (s *Session) fillOutput(snap *Snapshot) {
 		snap.OutputNote = strings.TrimSpace(snap.OutputNote + fmt.Sprintf(" %d output entries were dropped from the buffer.", page.Dropped))
 	}
 	for i := range entries {
-		entries[i].Output, _ = cut(entries[i].Output, MaxValueLen)
+		entries[i].Output, _ = Cut(entries[i].Output, MaxValueLen)
 	}
 	snap.Output = entries
 	s.mu.Lock()

@@ -90,7 +90,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		res.Message = failureIn(snap.Output, plan.FailureOutput)
 	}
 	if ex := snap.Exception; res.Message == "" && ex != nil {
-		res.Message = joinNonEmpty(": ", firstNonEmpty(ex.ExceptionID, ex.TypeName), firstNonEmpty(ex.Message, ex.Description))
+		res.Message = JoinDistinct(firstNonEmpty(ex.ExceptionID, ex.TypeName), firstNonEmpty(ex.Message, ex.Description))
 	}
 	if res.Message == "" && plan.FailureOutput != nil {
 		res.Message = s.failureLine(ctx, snap, plan)
@@ -218,12 +218,21 @@ func firstNonEmpty(vals ...string) string {
 	return ""
 }
 
-func joinNonEmpty(sep string, vals ...string) string {
+// JoinDistinct joins the non-empty parts that do not repeat an earlier one
+// ("ValueError: bad value", not "ValueError: ValueError: bad value").
+func JoinDistinct(parts ...string) string {
 	var out []string
-	for _, v := range vals {
-		if v = strings.TrimSpace(v); v != "" && !strings.Contains(strings.Join(out, sep), v) {
-			out = append(out, v)
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		dup := p == ""
+		for _, o := range out {
+			if strings.Contains(o, p) {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, p)
 		}
 	}
-	return strings.Join(out, sep)
+	return strings.Join(out, ": ")
 }

@@ -61,9 +61,11 @@ func (s *Session) tracedCallLocked(r *run, st *Stop) *FunctionBreakpoint {
 			return nil
 		}
 		s.mu.Unlock()
-		frame, ok := topFrame(r, st.ThreadID)
+		ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+		frame, err := topFrame(ctx, r, st.ThreadID)
+		cancel()
 		s.mu.Lock()
-		if !ok {
+		if err != nil {
 			return nil
 		}
 		for _, fb := range s.bps.functions {
@@ -184,15 +186,10 @@ func (s *Session) continueQuietly(ctx context.Context, r *run, threadID int) {
 
 // topFrameLocals fetches a thread's top frame and its locals.
 func topFrameLocals(ctx context.Context, r *run, threadID int) (dap.StackFrame, []dap.Variable, error) {
-	var stack dap.StackTraceResponseBody
-	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil {
-		return dap.StackFrame{}, nil, err
+	frame, err := topFrame(ctx, r, threadID)
+	if err != nil {
+		return frame, nil, err
 	}
-	if len(stack.StackFrames) == 0 {
-		return dap.StackFrame{}, nil, fmt.Errorf("no stack")
-	}
-	renameFrames(stack.StackFrames, r.conn.Quirks)
-	frame := stack.StackFrames[0]
 	scopes, err := fetchScopes(ctx, r, frame.Id)
 	if err != nil {
 		return frame, nil, err

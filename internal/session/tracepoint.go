@@ -2,10 +2,10 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/go-dap"
@@ -145,23 +145,26 @@ func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
 
 // topLocation is the source path and line of a thread's top frame.
 func topLocation(r *run, threadID int) (string, int) {
-	f, ok := topFrame(r, threadID)
-	if !ok || f.Source == nil {
+	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+	defer cancel()
+	f, err := topFrame(ctx, r, threadID)
+	if err != nil || f.Source == nil {
 		return "", f.Line
 	}
 	return f.Source.Path, f.Line
 }
 
 // topFrame is a thread's top frame, its name as the session shows it.
-func topFrame(r *run, threadID int) (dap.StackFrame, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
-	defer cancel()
+func topFrame(ctx context.Context, r *run, threadID int) (dap.StackFrame, error) {
 	var stack dap.StackTraceResponseBody
-	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil || len(stack.StackFrames) == 0 {
-		return dap.StackFrame{}, false
+	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil {
+		return dap.StackFrame{}, err
+	}
+	if len(stack.StackFrames) == 0 {
+		return dap.StackFrame{}, errors.New("no stack")
 	}
 	renameFrames(stack.StackFrames, r.conn.Quirks)
-	return stack.StackFrames[0], true
+	return stack.StackFrames[0], nil
 }
 
 // traceAndContinue answers a stop at tracepoints for an adapter without
@@ -171,12 +174,10 @@ func topFrame(r *run, threadID int) (dap.StackFrame, bool) {
 func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
-	var stack dap.StackTraceResponseBody
-	err := r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": 1}, &stack)
+	top, err := topFrame(ctx, r, st.ThreadID)
 	var frame *dap.StackFrame
-	if err == nil && len(stack.StackFrames) > 0 {
-		frame = &stack.StackFrames[0]
-		renameFrames(stack.StackFrames, r.conn.Quirks)
+	if err == nil {
+		frame = &top
 	}
 	var retire []int
 	for _, bp := range tps {
@@ -216,25 +217,13 @@ func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
 // the value's Error.
 func evalAll(ctx context.Context, r *run, frameID int, exprs []string) []TraceValue {
 	out := make([]TraceValue, len(exprs))
-	exprContext := r.conn.Quirks.EvaluateContext
-	if exprContext == "" {
-		exprContext = "watch"
+	for i, e := range r.evaluateAll(ctx, frameID, exprs) {
+		out[i].Name = exprs[i]
+		if e.err != nil {
+			out[i].Error = e.err.Error()
+			continue
+		}
+		out[i].Value, _, _ = shapeValue(exprs[i], e.body.Result, e.body.VariablesReference, snapshotValueLen)
 	}
-	var wg sync.WaitGroup
-	for i, e := range exprs {
-		out[i].Name = e
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var body dap.EvaluateResponseBody
-			args := map[string]any{"expression": e, "context": exprContext, "frameId": frameID}
-			if err := r.call(ctx, "evaluate", args, &body); err != nil {
-				out[i].Error = err.Error()
-				return
-			}
-			out[i].Value, _, _ = shapeValue(e, body.Result, body.VariablesReference, snapshotValueLen)
-		}()
-	}
-	wg.Wait()
 	return out
 }

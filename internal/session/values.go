@@ -63,8 +63,9 @@ func maskValue(name, value string, ref int) (string, bool) {
 	return value, false
 }
 
-// cut shortens s to n bytes at a rune boundary.
-func cut(s string, n int) (string, bool) {
+// Cut shortens s to about n bytes at a rune boundary, marking the cut with
+// an ellipsis; the bool says whether it cut.
+func Cut(s string, n int) (string, bool) {
 	if len(s) <= n {
 		return s, false
 	}
@@ -77,7 +78,7 @@ func cut(s string, n int) (string, bool) {
 // shapeValue masks and truncates one value.
 func shapeValue(name, value string, ref, limit int) (string, bool, bool) {
 	value, masked := maskValue(name, value, ref)
-	value, truncated := cut(value, limit)
+	value, truncated := Cut(value, limit)
 	return value, truncated, masked
 }
 

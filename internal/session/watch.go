@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
-
-	"github.com/google/go-dap"
 )
 
 // Watch is an expression evaluated at every stop, its value shown in the
@@ -115,36 +112,28 @@ func (s *Session) Watches(ctx context.Context) ([]Watch, []WatchValue) {
 // evalWatches evaluates watches in the stop's shown frame, all at once.
 func evalWatches(ctx context.Context, r *run, st *Stop, watches []Watch) []WatchValue {
 	out := make([]WatchValue, len(watches))
-	frameID := -1
-	if len(st.frames) > 0 {
-		frameID = st.frames[st.top].Id
-	}
-	exprContext := r.conn.Quirks.EvaluateContext
-	if exprContext == "" {
-		exprContext = "watch"
-	}
-	var wg sync.WaitGroup
 	for i, w := range watches {
 		out[i] = WatchValue{ID: w.ID, Expression: w.Expression}
-		if frameID < 0 {
+	}
+	if len(st.frames) == 0 {
+		for i := range out {
 			out[i].Error = "no stack frame to evaluate in"
+		}
+		return out
+	}
+	exprs := make([]string, len(watches))
+	for i, w := range watches {
+		exprs[i] = w.Expression
+	}
+	for i, e := range r.evaluateAll(ctx, st.frames[st.top].Id, exprs) {
+		if e.err != nil {
+			out[i].Error = e.err.Error()
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			args := map[string]any{"expression": w.Expression, "context": exprContext, "frameId": frameID}
-			var body dap.EvaluateResponseBody
-			if err := r.call(ctx, "evaluate", args, &body); err != nil {
-				out[i].Error = err.Error()
-				return
-			}
-			out[i].Value, out[i].Truncated, out[i].Masked = shapeValue(w.Expression, body.Result, body.VariablesReference, snapshotValueLen)
-			out[i].Type = body.Type
-			st.watchRaw(w.ID, body.Result)
-		}()
+		out[i].Value, out[i].Truncated, out[i].Masked = shapeValue(exprs[i], e.body.Result, e.body.VariablesReference, snapshotValueLen)
+		out[i].Type = e.body.Type
+		st.watchRaw(watches[i].ID, e.body.Result)
 	}
-	wg.Wait()
 	return out
 }
 
