@@ -153,6 +153,8 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 		msg = fmt.Sprintf("Breakpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
 	case msg == "":
 		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified by the debugger yet.", bp.ID, bp.File, bp.Line)
+	default:
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified: %s.", bp.ID, bp.File, bp.Line, strings.TrimSuffix(msg, "."))
 	}
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,

@@ -214,7 +214,11 @@ func unverifiedWarning(sess *session.Session) string {
 	}
 	for _, fb := range funcs {
 		if !fb.Verified {
-			bad = append(bad, fb.FunctionName+"()")
+			note := fb.FunctionName + "()"
+			if fb.Message != "" {
+				note += " (" + fb.Message + ")"
+			}
+			bad = append(bad, note)
 		}
 	}
 	if len(bad) == 0 {

@@ -470,3 +470,33 @@ func TestGetOutputWaitsForOutput(t *testing.T) {
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": mockProgram(t, "output.mock"), "waitForStop": false})
 	h.waitForOutput(id, "done")
 }
+
+// An adapter that fails setBreakpoints (rdbg 1.6 without a path mapping
+// answers "<path> is not available") must not leave the agent believing the
+// breakpoint is set: the breakpoint says verified false with the adapter's
+// reason, before the start, after it, and when set while the program runs.
+func TestRefusedBreakpointsAreReported(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	refusal := map[string]any{"refuseBreakpoints": prog + " is not available"}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 13})
+	start := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": mockProgram(t, "loop.mock"), "dapLaunchArgs": refusal, "waitForStop": false})
+	if w := start.str("warning"); !strings.Contains(w, "basic.mock:13") || !strings.Contains(w, "refused by the debugger") || !strings.Contains(w, "is not available") {
+		t.Errorf("start_debugging should warn that the breakpoint was refused, and why: %v", start)
+	}
+	listed := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints")
+	if len(listed) != 1 {
+		t.Fatalf("list_breakpoints: %v", listed)
+	}
+	if bp := listed[0]; bp["verified"] != false || !strings.Contains(bp.str("message"), "is not available") {
+		t.Errorf("listed breakpoint should be unverified with the adapter's message: %v", bp)
+	}
+	// Set while the program runs: the call succeeds, and its answer says
+	// the debugger refused it.
+	live := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 2})
+	if live["verified"] != false || !strings.Contains(live.str("message"), "not verified: refused by the debugger") {
+		t.Errorf("set_breakpoint while running should report the refusal: %v", live)
+	}
+	h.ok("pause_execution", map[string]any{"sessionId": id})
+}

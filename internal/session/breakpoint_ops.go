@@ -2,10 +2,12 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/google/go-dap"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
 // LineBreakpointRequest asks for a breakpoint on a line, found by number or
@@ -119,11 +121,19 @@ func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 	args := setBreakpointsArgs(file, bps, r.logpointTraces())
 	s.mu.Unlock()
 	var body dap.SetBreakpointsResponseBody
-	if err := r.call(ctx, "setBreakpoints", args, &body); err != nil {
+	err := r.call(ctx, "setBreakpoints", args, &body)
+	var refused *dapc.ResponseError
+	if err != nil && !errors.As(err, &refused) {
 		return adapterError("set breakpoints in "+file, err, "")
 	}
 	s.mu.Lock()
-	applyLines(bps, body.Breakpoints)
+	if refused != nil {
+		// An answer, not a failure of the call: each breakpoint carries
+		// the adapter's reason and the agent sees verified false.
+		refuseLines(bps, err)
+	} else {
+		applyLines(bps, body.Breakpoints)
+	}
 	s.mu.Unlock()
 	return nil
 }
@@ -137,11 +147,17 @@ func (s *Session) sendFunctions(ctx context.Context, r *run) error {
 	fbs := append([]*FunctionBreakpoint(nil), s.bps.functions...)
 	s.mu.Unlock()
 	var body dap.SetFunctionBreakpointsResponseBody
-	if err := r.call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)}, &body); err != nil {
+	err := r.call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)}, &body)
+	var refused *dapc.ResponseError
+	if err != nil && !errors.As(err, &refused) {
 		return adapterError("set function breakpoints", err, "")
 	}
 	s.mu.Lock()
-	applyFunctions(fbs, body.Breakpoints)
+	if refused != nil {
+		refuseFunctions(fbs, err)
+	} else {
+		applyFunctions(fbs, body.Breakpoints)
+	}
 	s.mu.Unlock()
 	return nil
 }

@@ -1,10 +1,12 @@
 package session
 
 import (
+	"errors"
 	"sort"
 
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
 // Breakpoint is a line breakpoint as the session tracks it. IDs are the
@@ -204,6 +206,36 @@ func applyLine(bp *Breakpoint, a dap.Breakpoint) {
 	bp.Line, bp.RequestedLine = bp.sendLine, 0
 	if a.Line > 0 && a.Line != bp.sendLine {
 		bp.Line, bp.RequestedLine = a.Line, bp.sendLine
+	}
+}
+
+// refusedMessage is what a breakpoint says when the adapter failed the
+// whole request that carried it (rdbg 1.6 answers setBreakpoints with
+// "<path> is not available" for a path it does not map): the agent reads
+// it in the breakpoint's message, not only in a log line.
+func refusedMessage(err error) string {
+	var re *dapc.ResponseError
+	if errors.As(err, &re) {
+		return "refused by the debugger: " + re.Text()
+	}
+	return "the debug adapter did not answer: " + err.Error()
+}
+
+// refuseLines records a failed setBreakpoints: none of the file's set is in
+// place.
+func refuseLines(bps []*Breakpoint, err error) {
+	msg := refusedMessage(err)
+	for _, bp := range bps {
+		bp.adapterID, bp.Verified, bp.Message = 0, false, msg
+		bp.Line, bp.RequestedLine = bp.sendLine, 0
+	}
+}
+
+// refuseFunctions records a failed setFunctionBreakpoints.
+func refuseFunctions(fbs []*FunctionBreakpoint, err error) {
+	msg := refusedMessage(err)
+	for _, fb := range fbs {
+		fb.adapterID, fb.Verified, fb.Message = 0, false, msg
 	}
 }
 

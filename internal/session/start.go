@@ -388,8 +388,9 @@ func (s *Session) outputSince(cursor uint64) string {
 // then configurationDone.
 func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, error) {
 	type sent struct {
-		p     *dapc.Pending
-		apply func(answer []dap.Breakpoint)
+		p      *dapc.Pending
+		apply  func(answer []dap.Breakpoint)
+		refuse func(err error)
 	}
 	var reqs []sent
 	s.mu.Lock()
@@ -402,7 +403,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 			return 0, err
 		}
 		applied += len(bps)
-		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyLines(bps, a) }})
+		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyLines(bps, a) }, func(err error) { refuseLines(bps, err) }})
 	}
 	if fbs := s.bps.functions; len(fbs) > 0 && r.caps.SupportsFunctionBreakpoints && r.conn.Quirks.Supports("setFunctionBreakpoints") {
 		p, err := r.client.Send("setFunctionBreakpoints", map[string]any{"breakpoints": functionBreakpoints(fbs, r.conn.Quirks)})
@@ -411,7 +412,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 			return 0, err
 		}
 		applied += len(fbs)
-		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyFunctions(fbs, a) }})
+		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyFunctions(fbs, a) }, func(err error) { refuseFunctions(fbs, err) }})
 	}
 	s.mu.Unlock()
 
@@ -425,12 +426,16 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	}
 	for _, q := range reqs {
 		var body dap.SetBreakpointsResponseBody
-		if err := q.p.Wait(ctx, &body); err != nil {
-			s.log.Warn("setting breakpoints", "err", err)
-			continue
-		}
+		err := q.p.Wait(ctx, &body)
 		s.mu.Lock()
-		q.apply(body.Breakpoints)
+		if err != nil {
+			// The program starts anyway; the breakpoints say why they are
+			// not in place (start_debugging's warning lists them).
+			s.log.Warn("setting breakpoints", "err", err)
+			q.refuse(err)
+		} else {
+			q.apply(body.Breakpoints)
+		}
 		s.mu.Unlock()
 	}
 	if exc != nil {

@@ -89,6 +89,9 @@ func (s *server) setBreakpoints(req *request) (any, error) {
 	if args.Source.Path == "" {
 		return nil, errors.New("setBreakpoints needs source.path (the mock adapter has no source references)")
 	}
+	if s.hs.refuseBreakpoints != "" {
+		return nil, errors.New(s.hs.refuseBreakpoints)
+	}
 	path, err := filepath.Abs(args.Source.Path)
 	if err != nil {
 		return nil, fmt.Errorf("source path %s: %v", args.Source.Path, err)

@@ -21,10 +21,12 @@ import (
 func init() { adapter.Register(New()) }
 
 // Adapter is the mock language's adapter. Besides the usual launch
-// arguments it reads two from dapLaunchArgs: "launchResponse": "immediate"
+// arguments it reads three from dapLaunchArgs: "launchResponse": "immediate"
 // answers launch at once (like lldb-dap 19) instead of after
 // configurationDone (like debugpy); "initializedAfterLaunch": true sends the
-// initialized event only once launch has arrived (like Delve).
+// initialized event only once launch has arrived (like Delve);
+// "refuseBreakpoints": "message" fails every setBreakpoints with that
+// message (like rdbg 1.6 for a path it does not map).
 type Adapter struct{}
 
 // New returns the mock adapter.

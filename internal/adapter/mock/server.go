@@ -25,6 +25,9 @@ type handshake struct {
 	// initializedAfterLaunch holds the initialized event until launch has
 	// arrived (Delve) instead of sending it after the initialize response.
 	initializedAfterLaunch bool
+	// refuseBreakpoints, when set, fails every setBreakpoints with this
+	// message, as rdbg 1.6 does for a path it does not map.
+	refuseBreakpoints string
 }
 
 // handshakeFrom reads the handshake options from launch or attach
@@ -45,6 +48,13 @@ func handshakeFrom(args map[string]any) (handshake, error) {
 			return hs, fmt.Errorf("mock: initializedAfterLaunch must be true or false, not %v", v)
 		}
 		hs.initializedAfterLaunch = b
+	}
+	if v, ok := args["refuseBreakpoints"]; ok {
+		msg, ok := v.(string)
+		if !ok || msg == "" {
+			return hs, fmt.Errorf("mock: refuseBreakpoints must be the refusal's message, not %v", v)
+		}
+		hs.refuseBreakpoints = msg
 	}
 	return hs, nil
 }
