@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
@@ -261,7 +262,10 @@ func TestGoAttachToHeadlessDelve(t *testing.T) {
 	av := testenv.RequireAdapter(t, "go")
 	id := h.sessionFor("go")
 	bin := buildGo(t, "waiter")
-	cmd := exec.Command(av.Path, "exec", "--headless", "--accept-multiclient", "--listen", "127.0.0.1:0", bin)
+	// The user's own headless dlv: one older than the Go toolchain (Delve
+	// 1.25.2 under Go 1.26.8, make test-matrix) refuses the binary and
+	// exits just after listening unless told not to check.
+	cmd := exec.Command(av.Path, "exec", "--headless", "--accept-multiclient", "--check-go-version=false", "--listen", "127.0.0.1:0", bin)
 	_, sc := startWaiter(t, cmd, "API server listening at:")
 	line := sc.Text()
 	go func() {
@@ -407,5 +411,67 @@ func TestGoPointersExpand(t *testing.T) {
 	text := fmt.Sprint(deep["variables"])
 	if !strings.Contains(text, `"head"`) || !strings.Contains(text, `"tail"`) {
 		t.Errorf("expanding head three levels should reach tail: %s", text)
+	}
+}
+
+// TestGoDataBreakpointsOffWithoutWatchpoints: where data breakpoints are
+// off (forced here, as on a host whose watchpoints do not fire),
+// set_data_breakpoint says why and what to use, and break_on_change finds
+// the change by stepping, out of fmt's code rather than through it.
+func TestGoDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
+	t.Setenv(adapter.WatchpointsEnv, "off")
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	src := goProgram(t, "loop", "main.go")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+
+	refused := h.fail("set_data_breakpoint", map[string]any{"sessionId": id, "expression": "total"}, adapter.WatchpointsEnv+"=off")
+	if !strings.Contains(refused.str("error"), "break_on_change") {
+		t.Errorf("the refusal should say what to use instead: %v", refused)
+	}
+	// total += weigh(i, 3) (line 27) writes 0 on the first pass, 3 on the
+	// second; each pass calls fmt.Printf and fmt.Fprintf first.
+	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
+	stepsWithoutWatchpoints(t, found, "0", "3", 27)
+	if found.obj("changedBy").str("function") != "main.main" || found.str("state") != "paused" || found.vars("locals")["total"] != "3" {
+		t.Errorf("the program stays paused just after the change, in main.main: %v", found)
+	}
+	if found.num("steps") > 100 {
+		t.Errorf("%d steps: fmt's code should be stepped out of, not through", found.num("steps"))
+	}
+}
+
+// TestGoDataBreakpointStopsOnWrite: where hardware watchpoints fire, a
+// data breakpoint on a local stops the program at the write, and
+// break_on_change uses one (elsewhere the agent is told why not).
+func TestGoDataBreakpointStopsOnWrite(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	src := goProgram(t, "loop", "main.go")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	if st := hostWatchpoints(t); !st.Usable {
+		wantWatchpointsRefused(t, h, id, st, 27)
+		return
+	}
+
+	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
+	if found["changed"] != true || found.str("from") != "0" || found.str("to") != "3" || found.obj("changedBy").str("function") != "main.main" {
+		t.Errorf("break_on_change should find total 0 -> 3 in main.main: %v", found)
+	}
+	if found.str("method") != "data breakpoint" || found.str("methodReason") != "" {
+		t.Errorf("where watchpoints fire, break_on_change uses one: %v", found)
+	}
+
+	set := h.ok("set_data_breakpoint", map[string]any{"sessionId": id, "expression": "total"})
+	if set.num("breakpointId") == 0 || len(set.list("dataBreakpoints")) != 1 {
+		t.Fatalf("set_data_breakpoint: %v", set)
+	}
+	hit := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if hit.str("state") != "paused" || hit.str("stopReason") != "data breakpoint" || hit.obj("location").str("function") != "main.main" {
+		t.Errorf("the next write of total (3 -> 9) should stop the program in main.main: %v", hit)
 	}
 }

@@ -19,18 +19,19 @@ type breakOnChangeArgs struct {
 
 type breakOnChangeResult struct {
 	runResult
-	Changed   bool              `json:"changed"`
-	From      string            `json:"from"`
-	To        string            `json:"to,omitempty"`
-	Method    string            `json:"method"`
-	Steps     int               `json:"steps,omitempty"`
-	ChangedBy *session.Location `json:"changedBy,omitempty"`
-	Why       string            `json:"why,omitempty"`
+	Changed      bool              `json:"changed"`
+	From         string            `json:"from"`
+	To           string            `json:"to,omitempty"`
+	Method       string            `json:"method"`
+	MethodReason string            `json:"methodReason,omitempty" jsonschema:"why single steps were used instead of a data breakpoint: an adapter without them, an expression not in memory, or a host where hardware watchpoints do not fire"`
+	Steps        int               `json:"steps,omitempty"`
+	ChangedBy    *session.Location `json:"changedBy,omitempty"`
+	Why          string            `json:"why,omitempty"`
 }
 
 func (s *Server) addBreakOnChangeTool() {
 	addTool(s, "break_on_change",
-		"Run until a value changes and stop there: answers 'which line changed this?'. Uses a data breakpoint where the debugger has one for the expression; otherwise single-steps (into calls), comparing the value in the same frame after each step, bounded by maxSteps and timeout. Returns from, to, the line that changed it (changedBy) and the stop snapshot.",
+		"Run until a value changes and stop there: answers 'which line changed this?'. Uses a data breakpoint where the debugger has one for the expression and hardware watchpoints work on this host (probed once); otherwise single-steps (into calls), comparing the value in the same frame after each step, bounded by maxSteps and timeout, and methodReason says why. Returns from, to, the line that changed it (changedBy), method and the stop snapshot.",
 		s.breakOnChange)
 }
 
@@ -59,7 +60,7 @@ func (s *Server) breakOnChange(ctx context.Context, a *breakOnChangeArgs) (*brea
 	}
 	out := &breakOnChangeResult{
 		runResult: *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
-		Changed:   res.Changed, From: res.From, To: res.To, Method: res.Method, Steps: res.Steps, ChangedBy: res.ChangedBy, Why: res.Why,
+		Changed:   res.Changed, From: res.From, To: res.To, Method: res.Method, MethodReason: res.MethodReason, Steps: res.Steps, ChangedBy: res.ChangedBy, Why: res.Why,
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // DataBreakpoint stops the program when a value is written (or read).
@@ -32,6 +33,11 @@ var dataBreakpoints = struct {
 	nextID int
 	byRun  map[*run][]*DataBreakpoint
 }{byRun: map[*run][]*DataBreakpoint{}}
+
+// noWatchpointsHint is what to do when data breakpoints are off.
+func noWatchpointsHint(expression string) string {
+	return fmt.Sprintf(`break_on_change {"expression": %q} stops where the value changes (by single steps); set_breakpoint with a condition on %s stops where a line sees the value you expect`, expression, expression)
+}
 
 // notSupported is the error for a request the session's adapter lacks.
 func (s *Session) notSupported(what string) error {
@@ -57,6 +63,12 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 	}
 	if !r.caps.SupportsDataBreakpoints || !r.conn.Quirks.Supports("dataBreakpointInfo") {
 		return nil, nil, s.notSupported("set_data_breakpoint (data breakpoints)")
+	}
+	// The debugger accepts a watchpoint even where the CPU's debug
+	// registers do not reach the program, which then runs past every write
+	// (ADAPTER-QUIRKS.md, Drift): a wrong answer, so refuse instead.
+	if wp := adapter.Watchpoints(ctx); !wp.Usable {
+		return nil, nil, errorf(noWatchpointsHint(expression), "set_data_breakpoint cannot be relied on here, so it is off: %s. Use break_on_change instead (it finds the change by single steps), or a breakpoint with a condition on the value", wp.Reason)
 	}
 	args := map[string]any{"name": expression}
 	frame := 0

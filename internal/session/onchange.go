@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // ChangeRequest asks where the value of Expression, seen from FrameID (the
@@ -40,7 +44,10 @@ type ChangeResult struct {
 	To       string
 	// Method is ByDataBreakpoint or BySteps.
 	Method string
-	Steps  int
+	// MethodReason says why BySteps was used: why no data breakpoint
+	// could watch the expression here.
+	MethodReason string
+	Steps        int
 	// ChangedBy is the line that was running when the value changed: the
 	// line stepped over when stepping, the writing line for a data
 	// breakpoint.
@@ -50,8 +57,9 @@ type ChangeResult struct {
 }
 
 // BreakOnChange runs until the expression's value changes: with a data
-// breakpoint where the adapter offers one for it, else by single steps
-// (into calls) that compare the value in the same frame after each, until
+// breakpoint where the adapter offers one for it and hardware watchpoints
+// work on this host (adapter.Watchpoints), else by single steps (into
+// calls) that compare the value in the same frame after each, until
 // maxSteps or timeout. It leaves the program paused where it found the
 // change, or where the search stopped.
 func (s *Session) BreakOnChange(ctx context.Context, req ChangeRequest) (*ChangeResult, error) {
@@ -85,12 +93,26 @@ func (s *Session) BreakOnChange(ctx context.Context, req ChangeRequest) (*Change
 	if err != nil {
 		return nil, adapterError(fmt.Sprintf("evaluate %q", req.Expression), err, "watch an expression that can be evaluated in this frame (get_local_variables lists its names)")
 	}
-	if r.caps.SupportsDataBreakpoints && r.conn.Quirks.Supports("dataBreakpointInfo") {
-		if res, ok := s.changeByDataBreakpoint(ctx, r, st, req, target, before); ok {
+	var whyNot string
+	if !r.caps.SupportsDataBreakpoints || !r.conn.Quirks.Supports("dataBreakpointInfo") {
+		whyNot = fmt.Sprintf("the %s debug adapter has no data breakpoints", s.Language.ID)
+	} else if wp := adapter.Watchpoints(ctx); !wp.Usable {
+		// A watchpoint that never fires would answer "the program ended
+		// before the value changed": wrong, so step instead.
+		whyNot = "data breakpoints are off: " + wp.Reason
+	} else {
+		res, err := s.changeByDataBreakpoint(ctx, r, st, req, target, before)
+		if err == nil {
 			return res, nil
 		}
+		whyNot = err.Error()
 	}
-	return s.changeBySteps(ctx, r, st, req, target, before)
+	res, err := s.changeBySteps(ctx, r, st, req, target, before)
+	if err != nil {
+		return nil, err
+	}
+	res.MethodReason = whyNot
+	return res, nil
 }
 
 // frameRef finds a frame again after steps: by its distance from the
@@ -124,14 +146,14 @@ func evalRaw(ctx context.Context, r *run, frameID int, expression string) (strin
 
 // changeByDataBreakpoint sets a write data breakpoint on the expression and
 // continues until a write changes the value (a write of the same value
-// stops too, and is passed over); false when the adapter cannot watch
-// this expression (it is not a variable in memory), so that stepping
+// stops too, and is passed over); an error says why the adapter cannot
+// watch this expression (it is not a variable in memory), and stepping
 // takes over.
-func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, bool) {
+func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
 	frameID := st.frames[st.depth-1-target.fromBottom].Id
 	dbp, _, err := s.SetDataBreakpoint(ctx, req.Expression, &frameID, "write")
 	if err != nil {
-		return nil, false
+		return nil, fmt.Errorf("no data breakpoint can watch %s: %w", req.Expression, err)
 	}
 	defer s.removeDataBreakpoint(ctx, r, dbp.ID)
 	res := &ChangeResult{Method: ByDataBreakpoint, From: shown(req.Expression, before)}
@@ -191,11 +213,15 @@ func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, 
 		res.ChangedBy = nil
 	}
 	res.Snapshot = s.snapshotNow(ctx)
-	return res, true
+	return res, nil
 }
 
-// changeBySteps steps into every call and compares the value in the same
-// frame after each step.
+// changeBySteps steps into every call into the project's own code and
+// compares the value in the same frame after each step. A step that
+// enters code the user did not write (the standard library, a dependency,
+// runtime internals) is followed by a step out: Delve, unlike debugpy and
+// lldb-dap, steps into all of it, and a fmt.Printf alone takes hundreds
+// of steps. A change made in there is still found, at the calling line.
 func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
 	res := &ChangeResult{Method: BySteps, From: shown(req.Expression, before)}
 	// The stops between steps are the session's own: only their stacks
@@ -205,13 +231,15 @@ func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req Chang
 	deadline := time.Now().Add(req.Timeout)
 	prev := locationOf(st)
 	thread := st.ThreadID
+	root := projectRoot(st.frames[st.depth-1-target.fromBottom])
+	step := StepInto
 	for res.Steps < req.MaxSteps {
 		left := time.Until(deadline)
 		if left <= 0 {
 			res.Why = fmt.Sprintf("timeout: %d steps in %s without a change", res.Steps, req.Timeout)
 			break
 		}
-		gen, err := s.resume(ctx, StepInto, thread)
+		gen, err := s.resume(ctx, step, thread)
 		if err != nil {
 			return nil, err
 		}
@@ -250,6 +278,13 @@ func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req Chang
 			res.Changed, res.To, res.ChangedBy = true, shown(req.Expression, now), prev
 			break
 		}
+		step = StepInto
+		if len(cur.frames) > 0 && cur.depth-1-cur.top > target.fromBottom && libraryFrame(cur.frames[cur.top], r.conn.Quirks, root) {
+			// prev stays the calling line, which a change found after
+			// the step out is put down to.
+			step = StepOut
+			continue
+		}
 		prev = locationOf(cur)
 	}
 	if res.Why == "" && !res.Changed {
@@ -259,6 +294,45 @@ func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req Chang
 	s.completeStop(ctx)
 	res.Snapshot = s.snapshotNow(ctx)
 	return res, nil
+}
+
+// projectMarkers sit at the top of a project: version control, or a
+// language's manifest.
+var projectMarkers = []string{".git", "go.mod", "Cargo.toml", "package.json", "pyproject.toml", "setup.py", "Gemfile", "pom.xml", "build.gradle", "build.gradle.kts"}
+
+// projectRoot is the project that frame's source file belongs to: the
+// nearest directory above it with a project marker, else the file's own
+// directory; "" when the frame has no source path.
+func projectRoot(frame dap.StackFrame) string {
+	if frame.Source == nil || !filepath.IsAbs(frame.Source.Path) {
+		return ""
+	}
+	dir := filepath.Dir(frame.Source.Path)
+	for d := dir; ; {
+		for _, m := range projectMarkers {
+			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// libraryFrame reports whether frame runs code the user did not write:
+// runtime internals as the adapter marks them, or source outside root.
+func libraryFrame(frame dap.StackFrame, q adapter.Quirks, root string) bool {
+	if isInternalFrame(frame, q) {
+		return true
+	}
+	if root == "" || frame.Source == nil || !filepath.IsAbs(frame.Source.Path) {
+		return false
+	}
+	rel, err := filepath.Rel(root, frame.Source.Path)
+	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func (s *Session) setStackOnly(r *run, on bool) {

@@ -13,7 +13,11 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
-func init() { adapter.Register(New()) }
+func init() {
+	a := New()
+	adapter.Register(a)
+	adapter.RegisterWatchpointFallbackProber("delve", a.probeWatchpoints)
+}
 
 const (
 	languageID = "go"

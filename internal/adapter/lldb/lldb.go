@@ -21,6 +21,9 @@ func init() {
 	for _, l := range languages {
 		adapter.Register(&Adapter{lang: l, finder: f})
 	}
+	adapter.RegisterWatchpointProber("lldb-dap", func(ctx context.Context) (bool, bool, string) {
+		return probeWatchpoints(ctx, f)
+	})
 }
 
 const (
