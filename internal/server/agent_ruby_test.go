@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// rdbg 1.4 has no logpoints, so its tracepoints stop, evaluate and continue
+// rdbg (1.4 and 1.6) has no logpoints, so its tracepoints stop, evaluate and continue
 // inside the server: the agent still sees no stop.
 func TestRubyTracepointStopsEvaluatesAndContinues(t *testing.T) {
 	h := newHarness(t)

@@ -20,6 +20,16 @@ func rubyProgram(t *testing.T, name string) string {
 	return filepath.Join(repoRoot(t), "testdata", "ruby", name)
 }
 
+// rdbgName is how "not supported" answers name the rdbg found here: with
+// the version it reports ("rdbg 1.6.3"), never a hard-coded one.
+func rdbgName(t *testing.T) string {
+	v := testenv.RequireAdapter(t, "ruby").Version
+	if v == "" {
+		t.Fatal("rdbg reports no version")
+	}
+	return "rdbg " + v
+}
+
 func TestRubyBreakpointStepsAndEvaluate(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("ruby")
@@ -51,7 +61,7 @@ func TestRubyBreakpointStepsAndEvaluate(t *testing.T) {
 		t.Fatalf("locals at the second hit: %v", l)
 	}
 	// Removing the breakpoint must really stop it from hitting (rdbg 1.4
-	// ignores an empty set).
+	// ignores an empty set; 1.6 clears the file's breakpoints itself).
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	end := h.ok("continue_execution", map[string]any{"sessionId": id})
 	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
@@ -73,8 +83,9 @@ func TestRubyConditionalBreakpointAndUnsupported(t *testing.T) {
 	if l := snap.vars("locals"); l["item"] != "3" {
 		t.Fatalf("conditional breakpoint stopped with %v", l)
 	}
-	// Function breakpoints: rdbg 1.4 accepts them and sets nothing.
-	h.fail("set_breakpoint", map[string]any{"sessionId": id, "function": "weigh"}, "function breakpoints are not supported by rdbg 1.4")
+	// Function breakpoints: rdbg (1.4 and 1.6) accepts them and sets
+	// nothing.
+	h.fail("set_breakpoint", map[string]any{"sessionId": id, "function": "weigh"}, "function breakpoints are not supported by "+rdbgName(t))
 	// The session survives the refusal.
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "item * factor"}); ev.str("result") != "30" {
 		t.Fatalf("evaluate after the refusal: %v", ev)
@@ -118,14 +129,24 @@ func TestRubyCloseLeavesNoProcess(t *testing.T) {
 	h.wantCloseKillsAll(id, before, 1)
 }
 
-func TestRubyAttach(t *testing.T) {
-	h := newHarness(t)
-	id := h.sessionFor("ruby")
+// rdbgOpen starts src under `rdbg --open` on a port the kernel picks and
+// returns the port once the program can be attached to: held at its first
+// line ("wait for debugger connection" on stderr), or, with --nonstop,
+// running (src prints "spinning").
+func rdbgOpen(t *testing.T, src string, nonstop bool) string {
+	t.Helper()
 	ruby := testenv.RequireTool(t, "apt-get install -y ruby", "ruby")
 	av := testenv.RequireAdapter(t, "ruby")
-	src := rubyProgram(t, "loop.rb")
-	cmd := exec.Command(ruby, av.Path, "--open", "--host", "127.0.0.1", "--port", "0", "--", src)
+	args := []string{av.Path, "--open", "--host", "127.0.0.1", "--port", "0"}
+	if nonstop {
+		args = append(args, "--nonstop")
+	}
+	cmd := exec.Command(ruby, append(args, "--", src)...)
 	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,26 +155,63 @@ func TestRubyAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Kill)
-	// Attach once rdbg holds the program at its first line.
+	// rdbg 1.6 prints its address and "wait for debugger connection" in
+	// either order.
 	sc := bufio.NewScanner(stderr)
-	port := ""
-	for port == "" && sc.Scan() {
+	port, waiting := "", nonstop
+	for (port == "" || !waiting) && sc.Scan() {
 		if _, rest, ok := strings.Cut(sc.Text(), "TCP/IP (127.0.0.1:"); ok {
 			port, _, _ = strings.Cut(rest, ")")
 		}
+		waiting = waiting || strings.Contains(sc.Text(), "wait for debugger connection")
 	}
-	for sc.Scan() && !strings.Contains(sc.Text(), "wait for debugger connection") {
+	if port == "" || !waiting {
+		t.Fatalf("rdbg printed no address or never waited (port %q)", port)
 	}
+	out := bufio.NewScanner(stdout)
+	if nonstop {
+		for out.Scan() && out.Text() != "spinning" {
+		}
+	}
+	// Drain both until the program is killed at the end of the test.
 	go func() {
 		for sc.Scan() {
 		}
 	}()
+	go func() {
+		for out.Scan() {
+		}
+	}()
+	return port
+}
+
+func TestRubyAttach(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	// Attach once rdbg holds the program at its first line.
+	port := rdbgOpen(t, src, false)
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true})
 	if att.str("state") != "paused" {
 		t.Fatalf("attach: %v", att)
 	}
 	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 13)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// rdbg 1.6 leaves a running program running on attach (1.4 paused it):
+// stopOnEntry must still pause it.
+func TestRubyAttachStopOnEntryPausesARunningProgram(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "spin.rb")
+	port := rdbgOpen(t, src, true)
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "stopOnEntry": true, "timeout": 10000})
+	loc := att.obj("location")
+	if att.str("state") != "paused" || att.str("stopReason") != "pause" || loc.str("file") != src || loc.num("line") < 5 || loc.num("line") > 8 {
+		t.Fatalf("attach with stopOnEntry: %v", att)
+	}
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
 }
 

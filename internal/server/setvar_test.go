@@ -46,7 +46,7 @@ func TestRubySetVariableIsRefused(t *testing.T) {
 	src := rubyProgram(t, "loop.rb")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
-	h.fail("set_variable", map[string]any{"sessionId": id, "name": "total", "value": "1"}, "not supported by rdbg 1.4")
+	h.fail("set_variable", map[string]any{"sessionId": id, "name": "total", "value": "1"}, "not supported by "+rdbgName(t))
 	if l := h.ok("get_local_variables", map[string]any{"sessionId": id}).vars("variables"); l["total"] != "0" {
 		t.Errorf("the session stays usable: %v", l)
 	}

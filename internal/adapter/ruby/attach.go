@@ -20,7 +20,14 @@ const attachDialTimeout = 10 * time.Second
 const openHint = "start it with `rdbg --open --host 127.0.0.1 --port 12345 -- prog.rb` (or `-c -- ruby prog.rb`) and attach by host and port"
 
 // Attach connects to a program started under `rdbg --open` on a TCP
-// port. rdbg pauses it on attach. Its output stays where it was started.
+// port. A program held at its first line (rdbg --open without --nonstop)
+// is paused on attach. A running one is paused by rdbg before 1.6, and
+// left running from 1.6 on unless stopOnEntry asks for a pause. Its output
+// stays where it was started.
+//
+// The program's rdbg cannot be asked its version over DAP, so the dialect
+// is that of the rdbg found here (the usual case: the same machine and
+// gem); with none, the paths that work on every release are taken.
 func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
 	if cfg.Port == 0 {
 		if cfg.ProcessID != 0 {
@@ -38,18 +45,26 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		ctx, cancel = context.WithTimeout(ctx, attachDialTimeout)
 		defer cancel()
 	}
+	d := unknownDialect
+	if found, err := a.finder.find(ctx, cfg.ExecutablePath); err == nil {
+		d = dialectOf(found.version)
+	} else if cfg.Logger != nil {
+		cfg.Logger.Debug("rdbg version unknown for attach", "err", err)
+	}
 	conn, err := adapter.DialTCP(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("%w (is rdbg --open listening there? %s)", err, openHint)
 	}
 	args := map[string]any{"type": "rdbg", "request": "attach"}
 	maps.Copy(args, cfg.Extra)
+	mapPaths(args)
+	opts := transportOptions{dialect: d, pauseAfterConfiguration: cfg.StopOnEntry && !d.pausesOnAttach}
 	return &adapter.Connection{
-		Transport: newTransport(conn, cfg.Logger),
+		Transport: newTransport(conn, cfg.Logger, opts),
 		Request:   "attach",
 		Arguments: args,
 		AdapterID: adapterID,
-		Quirks:    quirks(),
+		Quirks:    quirks(d),
 		Cleanup:   func() { conn.Close() },
 	}, nil
 }

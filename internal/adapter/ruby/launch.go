@@ -28,11 +28,13 @@ const (
 	// debuggerPrefix starts every line rdbg writes on the program's stderr.
 	debuggerPrefix = "DEBUGGER:"
 	// listeningMarker precedes the address in rdbg's
-	// "DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)".
+	// "DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)" (1.4.0
+	// and 1.6.3 alike).
 	listeningMarker = "Debugger can attach via TCP/IP ("
 	// waitingMarker is in the line rdbg prints once the program sits at
-	// its first line waiting for a client. Connecting earlier races rdbg
-	// 1.4: the first stop's source listing can then be written to the
+	// its first line waiting for a client ("DEBUGGER: wait for debugger
+	// connection...", 1.4.0 and 1.6.3 alike). Connecting earlier races
+	// rdbg 1.4: the first stop's source listing can then be written to the
 	// socket in its console protocol before our initialize is read, which
 	// breaks the DAP stream.
 	waitingMarker = "wait for debugger connection"
@@ -72,6 +74,8 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 			args[k] = v
 		}
 	}
+	mapPaths(args)
+	d := dialectOf(found.version)
 	if cfg.DryRun {
 		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
 	}
@@ -82,12 +86,13 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
+	log.Debug("rdbg dialect", "version", found.version, "replacesBreakpoints", d.replacesBreakpoints)
 	return &adapter.Connection{
-		Transport: newTransport(srv.conn, log),
+		Transport: newTransport(srv.conn, log, transportOptions{dialect: d, exitCode: srv.exitCode}),
 		Request:   "launch",
 		Arguments: args,
 		AdapterID: adapterID,
-		Quirks:    quirks(),
+		Quirks:    quirks(d),
 		Output: []adapter.OutputStream{
 			{Category: "stdout", Reader: srv.stdout},
 			{Category: "stderr", Reader: srv.stderr},
@@ -96,6 +101,31 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		Command:  command,
 		Cleanup:  srv.close,
 	}, nil
+}
+
+// Path mapping arguments of launch and attach: rdbg 1.6 resolves the
+// paths of setBreakpoints and of stack frames through them. Without
+// either, over TCP, every setBreakpoints fails ("<path> is not available")
+// and frames come with a sourceReference (measured on 1.6.3). rdbg 1.4
+// ignores launch and attach arguments (its source, v1.4.0), so they are
+// sent whatever the version.
+const (
+	// localFSKey (true) says rdbg and we share the filesystem.
+	localFSKey = "localfs"
+	// localFSMapKey ("remote:local,…") maps the paths of a program on
+	// another filesystem; rdbg reads it only when localfs is not set.
+	localFSMapKey = "localfsMap"
+)
+
+// mapPaths says the filesystem is shared unless the agent's own arguments
+// map paths. rdbg keeps the first mapping a process is given for its
+// whole life: a later client's is ignored.
+func mapPaths(args map[string]any) {
+	_, fs := args[localFSKey]
+	_, fsMap := args[localFSMapKey]
+	if !fs && !fsMap {
+		args[localFSKey] = true
+	}
 }
 
 // programRuby is the ruby that runs the program: the one that runs rdbg,
@@ -125,8 +155,9 @@ func launchCommand(found *rdbg, ruby string, requires []string, program string, 
 }
 
 // requiresKey is the launch argument ("requires": files) that loads Ruby
-// files before the program, as ruby -r does. rdbg replaces RUBYOPT, so
-// this is the way to preload code (debug_test's minitest helper uses it).
+// files before the program, as ruby -r does. rdbg 1.4 replaces RUBYOPT
+// (1.6 appends to it), so this is the way to preload code that works on
+// both (debug_test's minitest helper uses it).
 const requiresKey = "requires"
 
 func requiresOf(extra map[string]any) ([]string, error) {
@@ -267,13 +298,20 @@ func spawn(ctx context.Context, command []string, cwd string, env map[string]str
 }
 
 // splitStderr separates rdbg's own lines ("DEBUGGER: …", logged; the
-// address among them is sent on addrc once rdbg says it waits) from the program's stderr, which
-// goes to w. It ends when r does, and then closes w.
+// address among them is sent on addrc once rdbg has also said it waits)
+// from the program's stderr, which goes to w. It ends when r does, and
+// then closes w.
+//
+// The two lines come in either order: rdbg's reader thread prints the
+// address once it listens while the program's thread prints that it
+// waits, concurrently (measured on 1.6.3: the waiting line came first in
+// 2 of 40 starts). Only with both seen is the program held and the port
+// open.
 func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, tail *debuggerLines, log *slog.Logger) {
 	defer r.Close()
 	defer w.Close()
 	br := bufio.NewReader(r)
-	addr, sent := "", false
+	addr, waiting, sent := "", false, false
 	for {
 		line, err := br.ReadString('\n')
 		if strings.HasPrefix(line, debuggerPrefix) {
@@ -282,7 +320,8 @@ func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, tail *d
 			if a, ok := parseAddress(line); ok {
 				addr = a
 			}
-			if addr != "" && strings.Contains(line, waitingMarker) && !sent {
+			waiting = waiting || strings.Contains(line, waitingMarker)
+			if addr != "" && waiting && !sent {
 				addrc <- addr
 				sent = true
 			}

@@ -2,8 +2,9 @@ package ruby
 
 import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
 
-// knownRequests are the requests rdbg 1.4 answers; on any other it raises
-// "Unknown request" and closes the connection (ADAPTER-QUIRKS.md, rdbg 5).
+// knownRequests are the requests rdbg answers (the same list in 1.4.0 and
+// 1.6.3); on any other it raises "Unknown request", sends terminated (1.6)
+// and closes the connection (ADAPTER-QUIRKS.md, rdbg 5).
 var knownRequests = map[string]bool{
 	"initialize": true, "launch": true, "attach": true, "setBreakpoints": true,
 	"setFunctionBreakpoints": true, "setExceptionBreakpoints": true, "configurationDone": true,
@@ -13,14 +14,17 @@ var knownRequests = map[string]bool{
 	"completions": true,
 }
 
-// unsupportedWhy names the adapter in "not supported" answers.
-const unsupportedWhy = "rdbg 1.4"
-
 // quirks are rdbg's departures from DAP that the engine handles. The
 // Unsupported list names what the engine may send and rdbg does not know
 // (the transport refuses anything else unknown too), plus
-// setFunctionBreakpoints, which rdbg acknowledges and ignores.
-func quirks() adapter.Quirks {
+// setFunctionBreakpoints, which rdbg acknowledges and ignores (1.4.0 and
+// 1.6.3 alike).
+//
+// NoTerminatedEvent holds for every release: rdbg's process is the
+// program, and a program that ends by exit! or a signal closes the socket
+// without terminated (measured on 1.6.3, which sends terminated at a
+// normal end; 1.4 never sends it).
+func quirks(d dialect) adapter.Quirks {
 	return adapter.Quirks{
 		NoTerminatedEvent: true,
 		Unsupported: []string{
@@ -30,6 +34,6 @@ func quirks() adapter.Quirks {
 			"disassemble", "setInstructionBreakpoints", "gotoTargets", "goto",
 			"stepInTargets", "restartFrame", "terminateThreads",
 		},
-		UnsupportedWhy: unsupportedWhy,
+		UnsupportedWhy: d.name,
 	}
 }

@@ -4,8 +4,10 @@
 // rdbg execs the program with the debugger loaded, so the process we start
 // is the program itself; the port it listens on is read from its stderr.
 // Attach connects to a program already started that way on a known port.
-// rdbg 1.4 (Debian's) departs from DAP in ways this package absorbs
-// (ADAPTER-QUIRKS.md, rdbg): see transport.go.
+// rdbg departs from DAP in ways that changed between releases (Debian
+// shipped 1.4.0, ships 1.6.3 now): what is sent and what the transport
+// absorbs is chosen from the version `rdbg --version` reports (version.go,
+// transport.go; ADAPTER-QUIRKS.md, rdbg).
 package ruby
 
 import (
@@ -20,8 +22,8 @@ const (
 	languageID = "ruby"
 	// adapterID is what VS Code's rdbg extension sends; rdbg ignores it.
 	adapterID = "rdbg"
-	// installHint installs ruby with the debug gem (Debian ships debug 1.4
-	// with ruby 3.1); `gem install debug` works too.
+	// installHint installs ruby with the debug gem (Debian's ruby 3.1
+	// ships debug 1.6.3, 1.4.0 earlier); `gem install debug` works too.
 	installHint = "apt-get install -y ruby (or: gem install debug)"
 )
 

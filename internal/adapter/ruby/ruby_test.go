@@ -2,6 +2,9 @@ package ruby
 
 import (
 	"context"
+	"io"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,8 +100,10 @@ func TestDryRun(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	if v := parseVersion("rdbg 1.4.0\n"); v != "1.4.0" {
-		t.Errorf("parseVersion = %q", v)
+	for out, want := range map[string]string{"rdbg 1.4.0\n": "1.4.0", "rdbg 1.6.3\n": "1.6.3"} {
+		if v := parseVersion(out); v != want {
+			t.Errorf("parseVersion(%q) = %q", out, v)
+		}
 	}
 	if a, ok := parseAddress("DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:40203)\n"); !ok || a != "127.0.0.1:40203" {
 		t.Errorf("parseAddress = %q %v", a, ok)
@@ -120,5 +125,137 @@ func TestSplitFrame(t *testing.T) {
 	frame, body, ok := splitFrame([]byte(msg + "Content"))
 	if !ok || string(frame) != msg || string(body) != "{}" {
 		t.Fatalf("splitFrame = %q %q %v", frame, body, ok)
+	}
+}
+
+func TestDialect(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		want    dialect
+	}{
+		{"1.4.0", dialect{name: "rdbg 1.4.0", pausesOnAttach: true}},
+		{"1.3.4", dialect{name: "rdbg 1.3.4", pausesOnAttach: true}},
+		{"1.5.0", dialect{name: "rdbg 1.5.0", replacesBreakpoints: true, pausesOnAttach: true}},
+		{"1.6.0", dialect{name: "rdbg 1.6.0", replacesBreakpoints: true}},
+		{"1.6.3", dialect{name: "rdbg 1.6.3", replacesBreakpoints: true}},
+		{"1.10.0", dialect{name: "rdbg 1.10.0", replacesBreakpoints: true}},
+		{"1.7.0.beta1", dialect{name: "rdbg 1.7.0.beta1", replacesBreakpoints: true}},
+		{"2.0", dialect{name: "rdbg 2.0", replacesBreakpoints: true}},
+		{"0.2.1", dialect{name: "rdbg 0.2.1", pausesOnAttach: true}},
+		{"", unknownDialect},
+		{"dev", unknownDialect},
+		{"1", unknownDialect},
+		{"1.x.0", unknownDialect},
+	} {
+		if got := dialectOf(c.version); got != c.want {
+			t.Errorf("dialectOf(%q) = %+v, want %+v", c.version, got, c.want)
+		}
+	}
+}
+
+// The dialect of an attach is that of the rdbg found here; stopOnEntry
+// pauses only where attaching does not.
+func TestAttachDialect(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	port := ln.Addr().(*net.TCPAddr).Port
+	for _, c := range []struct {
+		version     string // "" for no rdbg here
+		stopOnEntry bool
+		why         string
+		replaces    bool
+		pause       bool
+	}{
+		{"1.4.0", true, "rdbg 1.4.0", false, false},
+		{"1.6.3", true, "rdbg 1.6.3", true, true},
+		{"1.6.3", false, "rdbg 1.6.3", true, false},
+		{"", true, "rdbg", false, true},
+	} {
+		bin := t.TempDir()
+		if c.version != "" {
+			fakeRdbg(t, bin, c.version, 0o755)
+		}
+		a := &Adapter{finder: isolated(map[string]string{"PATH": bin})}
+		conn, err := a.Attach(context.Background(), adapter.AttachConfig{Port: port, StopOnEntry: c.stopOnEntry})
+		if err != nil {
+			t.Fatalf("%s: %v", c.version, err)
+		}
+		t.Cleanup(conn.Cleanup)
+		tr := conn.Transport.(*transport)
+		if conn.Quirks.UnsupportedWhy != c.why || tr.dialect.replacesBreakpoints != c.replaces || tr.pauseAfterConfiguration != c.pause {
+			t.Errorf("%q stopOnEntry=%v: why %q, replaces %v, pause %v", c.version, c.stopOnEntry, conn.Quirks.UnsupportedWhy, tr.dialect.replacesBreakpoints, tr.pauseAfterConfiguration)
+		}
+		if conn.Arguments["localfs"] != true {
+			t.Errorf("attach arguments %v", conn.Arguments)
+		}
+	}
+}
+
+// localfs is sent unless the agent maps paths itself: rdbg reads
+// localfsMap only when localfs is not set.
+func TestLaunchMapsPaths(t *testing.T) {
+	bin := t.TempDir()
+	fakeRdbg(t, bin, "1.6.3", 0o755)
+	os.WriteFile(filepath.Join(bin, "ruby"), []byte("#!/bin/sh\n"), 0o755)
+	a := &Adapter{finder: isolated(map[string]string{"PATH": bin})}
+	for _, c := range []struct {
+		extra map[string]any
+		want  map[string]any
+	}{
+		{nil, map[string]any{"localfs": true}},
+		{map[string]any{"localfsMap": "/app:/src"}, map[string]any{"localfsMap": "/app:/src"}},
+		{map[string]any{"localfs": false}, map[string]any{"localfs": false}},
+	} {
+		conn, err := a.Launch(context.Background(), adapter.LaunchConfig{Program: "/p/prog.rb", Extra: c.extra, DryRun: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"localfs", "localfsMap"} {
+			if conn.Arguments[k] != c.want[k] {
+				t.Errorf("extra %v: launch %s = %v, want %v", c.extra, k, conn.Arguments[k], c.want[k])
+			}
+		}
+	}
+}
+
+// rdbg's address and "wait for debugger connection" lines come in either
+// order (1.6.3): the address is handed out once both are seen, and the
+// program's own lines go on.
+func TestSplitStderrWaitsForAddressAndWaiting(t *testing.T) {
+	const (
+		addr    = "DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:40203)\n"
+		waiting = "DEBUGGER: wait for debugger connection...\n"
+		program = "a line of the program\n"
+	)
+	for name, c := range map[string]struct {
+		lines []string
+		want  string
+	}{
+		"address first": {[]string{addr, program, waiting}, "127.0.0.1:40203"},
+		"waiting first": {[]string{waiting, program, addr}, "127.0.0.1:40203"},
+		"never waits":   {[]string{addr, program}, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			addrc := make(chan string, 1)
+			in := io.NopCloser(strings.NewReader(strings.Join(c.lines, "")))
+			// Ends at the end of in, closing pw, which ends ReadAll.
+			go splitStderr(in, pw, addrc, &debuggerLines{}, slog.New(slog.DiscardHandler))
+			out, err := io.ReadAll(pr)
+			if err != nil || string(out) != program {
+				t.Fatalf("program output %q %v", out, err)
+			}
+			got := ""
+			select {
+			case got = <-addrc:
+			default:
+			}
+			if got != c.want {
+				t.Fatalf("address %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -11,12 +11,13 @@ import (
 )
 
 // minitestHelper is loaded into a debug_test run (ruby -r). Minitest
-// rescues a failed assertion, and rdbg 1.4 catches exceptions only by the
-// classes of its two filters (Exception, RuntimeError); nor does a
-// debugger call stop inside a TracePoint. So the helper wraps minitest's
-// assert, through which every assertion goes: on failure it prints the
-// message on one line, for the failure's summary, and stops in the
-// debugger before the runner sees the failure.
+// rescues a failed assertion, and rdbg (1.4.0 and 1.6.3 alike) catches
+// exceptions only by the classes of its two filters (Exception,
+// RuntimeError), when raised; nor does a debugger call stop inside a
+// TracePoint. So the helper wraps minitest's assert, through which every
+// assertion goes: on failure it prints the message on one line, for the
+// failure's summary, and stops in the debugger before the runner sees the
+// failure.
 const minitestHelper = `# Loaded by mcp-debugger's debug_test (ruby -r): a failed minitest
 # assertion stops in the debugger, inside the assertion.
 require "minitest"

@@ -28,23 +28,33 @@ const deleteTimeout = 5 * time.Second
 // above the session's, so that their answers are told apart.
 const ownSeqBase = 1 << 30
 
-// transport sits between the session and rdbg 1.4 and absorbs two of its
-// quirks (ADAPTER-QUIRKS.md, rdbg 4 and 5), documented here because the
-// rewriting is invisible to the session:
+// transport sits between the session and rdbg and absorbs its
+// departures from DAP (ADAPTER-QUIRKS.md, rdbg), documented here because
+// the rewriting is invisible to the session:
 //
 //   - A request rdbg does not know would make it close the connection: the
 //     transport answers it itself with a failed response instead.
-//   - setBreakpoints only ever adds breakpoints (rdbg keys them by file and
-//     line and ignores a second one on the same line). When a file's set
-//     loses lines (or a line's condition changes), the transport first
-//     removes them inside rdbg by evaluating Ruby that deletes them from
-//     the debugger's own table, then forwards the request. Evaluating
-//     needs a paused frame: while the program runs, the removal waits for
-//     the next stop (the removed breakpoint can still hit once meanwhile).
+//   - rdbg sends no exited event. When it sends terminated (1.5 on; 1.6.3
+//     sends it just before it closes the socket, and the process exits
+//     right after) and the program's exit code can be known, the transport
+//     puts an exited event with that code before it: the session would
+//     otherwise report the end without its code.
+//   - Before 1.5, setBreakpoints only ever adds breakpoints (rdbg keys
+//     them by file and line and ignores a second one on the same line).
+//     When a file's set loses lines (or a line's condition changes), the
+//     transport first removes them inside rdbg by evaluating Ruby that
+//     deletes them from the debugger's own table, then forwards the
+//     request. Evaluating needs a paused frame: while the program runs,
+//     the removal waits for the next stop (the removed breakpoint can
+//     still hit once meanwhile). From 1.5 setBreakpoints replaces the
+//     file's set itself and goes through untouched.
+//   - From 1.6 attach leaves a running program running; when stopOnEntry
+//     asks for a pause, the transport sends one after configurationDone.
 type transport struct {
 	conn      io.ReadWriteCloser
 	log       *slog.Logger
 	afterRead func()
+	transportOptions
 
 	msgs   chan []byte // framed messages from rdbg, for Read; closed at the end
 	inject chan []byte // framed answers of our own, for Read
@@ -67,6 +77,18 @@ type transport struct {
 	toDelete  map[string][]int          // removals waiting for a stop
 }
 
+// transportOptions are what the transport must know of the rdbg at the
+// other end and of its program.
+type transportOptions struct {
+	dialect dialect
+	// exitCode, when set, reports the program's exit code, waiting briefly
+	// for the process to exit (launch: rdbg's process is the program).
+	exitCode func() (int, bool)
+	// pauseAfterConfiguration sends a pause right after configurationDone
+	// (attach with stopOnEntry to an rdbg that does not pause on attach).
+	pauseAfterConfiguration bool
+}
+
 // response is what the transport reads of an answer to its own request.
 type response struct {
 	Success bool   `json:"success"`
@@ -78,21 +100,22 @@ type response struct {
 
 // newTransport wraps conn; the pump goroutine it starts ends when conn
 // does (Close closes it).
-func newTransport(conn net.Conn, log *slog.Logger) *transport {
+func newTransport(conn net.Conn, log *slog.Logger, opts transportOptions) *transport {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	t := &transport{
-		conn:      conn,
-		log:       log,
-		afterRead: adapter.QuickAck(conn),
-		msgs:      make(chan []byte),
-		inject:    make(chan []byte, 16),
-		closed:    make(chan struct{}),
-		waiters:   map[int]chan response{},
-		stackSeqs: map[int]bool{},
-		sent:      map[string]map[int]string{},
-		toDelete:  map[string][]int{},
+		conn:             conn,
+		log:              log,
+		afterRead:        adapter.QuickAck(conn),
+		transportOptions: opts,
+		msgs:             make(chan []byte),
+		inject:           make(chan []byte, 16),
+		closed:           make(chan struct{}),
+		waiters:          map[int]chan response{},
+		stackSeqs:        map[int]bool{},
+		sent:             map[string]map[int]string{},
+		toDelete:         map[string][]int{},
 	}
 	go t.pump()
 	return t
@@ -132,7 +155,8 @@ func (t *transport) Close() error {
 
 // afterReadReader re-arms TCP_QUICKACK after each read of the socket
 // itself (rdbg writes a response and an event back to back without
-// TCP_NODELAY: ADAPTER-QUIRKS.md, rdbg 2).
+// TCP_NODELAY: ADAPTER-QUIRKS.md, rdbg 2; still so in 1.6.3, where a step
+// takes 44 ms without the re-arm and 1.4 ms with it).
 type afterReadReader struct {
 	r     io.Reader
 	after func()
@@ -156,13 +180,16 @@ func (t *transport) pump() {
 		if body, err = dap.ReadFrame(br); err != nil {
 			break
 		}
-		if t.observe(body) {
+		switch t.observe(body) {
+		case ownAnswer:
 			continue
+		case programEnd:
+			if ev := t.exitedEvent(); ev != nil {
+				err = t.deliver(ev)
+			}
 		}
-		select {
-		case t.msgs <- dap.AppendFrame(nil, body):
-		case <-t.closed:
-			err = io.ErrClosedPipe
+		if err == nil {
+			err = t.deliver(dap.AppendFrame(nil, body))
 		}
 		if err != nil {
 			break
@@ -180,6 +207,51 @@ func (t *transport) pump() {
 	t.mu.Unlock()
 }
 
+// deliver hands one framed message to Read, unless the transport closes.
+func (t *transport) deliver(frame []byte) error {
+	select {
+	case t.msgs <- frame:
+		return nil
+	case <-t.closed:
+		return io.ErrClosedPipe
+	}
+}
+
+// exitedEvent is the exited event rdbg never sends, with the program's
+// exit code, or nil when that cannot be known. It is asked for when
+// terminated arrives, which rdbg sends just before closing the socket, the
+// process exiting right after (measured on 1.6.3): the wait is short, and
+// exitCode bounds it.
+func (t *transport) exitedEvent() []byte {
+	if t.exitCode == nil {
+		return nil
+	}
+	code, ok := t.exitCode()
+	if !ok {
+		return nil
+	}
+	body, err := json.Marshal(map[string]any{
+		"seq": 0, "type": "event", "event": "exited", "body": map[string]any{"exitCode": code},
+	})
+	if err != nil {
+		return nil
+	}
+	return dap.AppendFrame(nil, body)
+}
+
+// verdict is what the pump does with a message it has observed.
+type verdict int
+
+const (
+	// passOn hands the message to the session.
+	passOn verdict = iota
+	// ownAnswer is an answer to the transport's own request: consumed.
+	ownAnswer
+	// programEnd is rdbg's terminated event: handed on after an exited
+	// event, when the exit code can be known.
+	programEnd
+)
+
 // message is the part of a DAP message the transport looks at.
 type message struct {
 	Seq        int             `json:"seq"`
@@ -191,16 +263,18 @@ type message struct {
 	Body       json.RawMessage `json:"body"`
 }
 
-// observe notes stops and frame ids; it reports true for an answer to the
-// transport's own request, which it consumes.
-func (t *transport) observe(body []byte) bool {
+// observe notes stops and frame ids, and says what the pump does with the
+// message.
+func (t *transport) observe(body []byte) verdict {
 	var m message
 	if json.Unmarshal(body, &m) != nil {
-		return false
+		return passOn
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
+	case m.Type == "event" && m.Event == "terminated":
+		return programEnd
 	case m.Type == "event" && m.Event == "stopped":
 		t.paused, t.frameID = true, 0
 	case m.Type == "response" && t.stackSeqs[m.RequestSeq]:
@@ -229,14 +303,14 @@ func (t *transport) observe(body []byte) bool {
 			w <- r
 			delete(t.waiters, m.RequestSeq)
 		}
-		return true
+		return ownAnswer
 	}
-	return false
+	return passOn
 }
 
 // Write takes the session's messages (whole frames, possibly split over
-// writes) and passes each on, refused or preceded by breakpoint removals
-// as the type's comment says.
+// writes) and passes each on, refused, preceded by breakpoint removals or
+// followed by a pause as the type's comment says.
 func (t *transport) Write(p []byte) (int, error) {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
@@ -280,9 +354,34 @@ func (t *transport) forward(frame, body []byte) error {
 		return t.write(frame)
 	}
 	if !knownRequests[m.Command] {
-		t.refuse(m, fmt.Sprintf("%s is not supported by %s (it would drop the connection)", m.Command, unsupportedWhy))
+		t.refuse(m, fmt.Sprintf("%s is not supported by %s (it would drop the connection)", m.Command, t.dialect.name))
 		return nil
 	}
+	if !t.dialect.replacesBreakpoints {
+		t.track(m)
+	}
+	if err := t.write(frame); err != nil {
+		return err
+	}
+	if m.Command == "configurationDone" && t.pauseAfterConfiguration {
+		// A program held at its first line is already paused: rdbg then
+		// reports that stop and ignores the pause (measured on 1.6.3: one
+		// stop). The answer is the transport's, never the session's.
+		if _, err := t.request("pause", map[string]any{"threadId": mainThread}, nil); err != nil {
+			return fmt.Errorf("rdbg: pause after attaching: %w", err)
+		}
+	}
+	return nil
+}
+
+// mainThread is the id rdbg gives the program's main thread (its pause
+// stops every thread whatever the id).
+const mainThread = 1
+
+// track follows what the breakpoint removal needs (whether the program is
+// paused, on which frame) and removes dropped breakpoints before their
+// file's new set goes out. writeMu is held.
+func (t *transport) track(m message) {
 	switch m.Command {
 	case "continue", "next", "stepIn", "stepOut", "stepBack", "reverseContinue":
 		t.mu.Lock()
@@ -295,7 +394,30 @@ func (t *transport) forward(frame, body []byte) error {
 	case "setBreakpoints":
 		t.removeDropped(m.Arguments)
 	}
-	return t.write(frame)
+}
+
+// request sends a request of the transport's own, numbered far above the
+// session's; its answer goes to w (when not nil), never to the session.
+// writeMu is held.
+func (t *transport) request(command string, args map[string]any, w chan response) (int, error) {
+	t.mu.Lock()
+	t.seq++
+	seq := ownSeqBase + t.seq
+	if w != nil {
+		t.waiters[seq] = w
+	}
+	t.mu.Unlock()
+	body, err := json.Marshal(map[string]any{"seq": seq, "type": "request", "command": command, "arguments": args})
+	if err == nil {
+		err = t.write(dap.AppendFrame(nil, body))
+	}
+	if err != nil {
+		t.mu.Lock()
+		delete(t.waiters, seq)
+		t.mu.Unlock()
+		return 0, err
+	}
+	return seq, nil
 }
 
 func (t *transport) write(frame []byte) error {
@@ -315,9 +437,10 @@ func (t *transport) refuse(m message, text string) {
 	}
 }
 
-// removeDropped compares a file's new breakpoint set with what rdbg has
-// and removes the lines that are gone or changed: now if the program is
-// paused on a known frame, else at the next stop. writeMu is held.
+// removeDropped compares a file's new breakpoint set with what rdbg (before
+// 1.5) has and removes the lines that are gone or changed: now if the
+// program is paused on a known frame, else at the next stop. writeMu is
+// held.
 func (t *transport) removeDropped(raw json.RawMessage) {
 	var args struct {
 		Source struct {
@@ -382,20 +505,9 @@ func (t *transport) deleteAll(frame int, pending map[string][]int) {
 // line breakpoints of path at lines from rdbg's table, and waits for the
 // answer. writeMu is held.
 func (t *transport) deleteLocked(frame int, path string, lines []int) error {
-	t.mu.Lock()
-	t.seq++
-	seq := ownSeqBase + t.seq
 	w := make(chan response, 1)
-	t.waiters[seq] = w
-	t.mu.Unlock()
-	body, err := json.Marshal(map[string]any{
-		"seq": seq, "type": "request", "command": "evaluate",
-		"arguments": map[string]any{"expression": deleteExpression(path, lines), "frameId": frame, "context": "repl"},
-	})
+	seq, err := t.request("evaluate", map[string]any{"expression": deleteExpression(path, lines), "frameId": frame, "context": "repl"}, w)
 	if err != nil {
-		return err
-	}
-	if err := t.write(dap.AppendFrame(nil, body)); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
@@ -418,7 +530,7 @@ func (t *transport) deleteLocked(frame int, path string, lines []int) error {
 	}
 }
 
-// deleteExpression is Ruby that deletes rdbg 1.4's line breakpoints of
+// deleteExpression is Ruby that deletes rdbg's line breakpoints of
 // path at lines: its table (SESSION's @bps) is keyed [realpath, line].
 // It evaluates to how many were deleted.
 func deleteExpression(path string, lines []int) string {

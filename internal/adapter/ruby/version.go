@@ -1,0 +1,64 @@
+package ruby
+
+import (
+	"strconv"
+	"strings"
+)
+
+// dialect is how one rdbg release speaks DAP: what this package must send
+// it and which of its departures the transport absorbs. It is chosen from
+// the version `rdbg --version` reports, never assumed. The thresholds are
+// the debug gem releases whose lib/debug/server_dap.rb changed the
+// behaviour (the gem's v1.4.0, v1.5.0 and v1.6.0 tags); 1.6.3, Debian's
+// today, is measured here (ADAPTER-QUIRKS.md, rdbg), 1.4.0 was before.
+type dialect struct {
+	// name names rdbg in "not supported" answers ("rdbg 1.6.3"), so the
+	// agent knows it is this release's limit.
+	name string
+	// replacesBreakpoints: setBreakpoints clears the file's line
+	// breakpoints before setting the new ones, as DAP says
+	// (SESSION.clear_line_breakpoints, from 1.5.0). Before, a set only
+	// adds, and the transport removes dropped lines itself.
+	replacesBreakpoints bool
+	// pausesOnAttach: attach pauses a running program (SIGURG, before
+	// 1.6.0). From 1.6.0 attach leaves a running program running and
+	// reports a stop only for one held at its first line.
+	pausesOnAttach bool
+}
+
+// unknownDialect is for an rdbg whose version is not known (attaching
+// with no rdbg on this machine, or a version we cannot read). It takes the
+// paths that work on every release: the transport's own breakpoint
+// removal (on a release that replaces sets, it removes what rdbg clears
+// anyway) and a pause for stopOnEntry after attaching (a pause that
+// reaches a program already paused is ignored: ThreadClient#on_trap).
+var unknownDialect = dialect{name: "rdbg"}
+
+// dialectOf is the dialect of the rdbg that reports version v ("1.6.3").
+func dialectOf(v string) dialect {
+	major, minor, ok := parseRelease(v)
+	if !ok {
+		return unknownDialect
+	}
+	atLeast := func(ma, mi int) bool { return major > ma || major == ma && minor >= mi }
+	return dialect{
+		name:                "rdbg " + v,
+		replacesBreakpoints: atLeast(1, 5),
+		pausesOnAttach:      !atLeast(1, 6),
+	}
+}
+
+// parseRelease reads the major and minor numbers of a gem version
+// ("1.6.3", "1.7.0.beta1").
+func parseRelease(v string) (major, minor int, ok bool) {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil || major < 0 || minor < 0 {
+		return 0, 0, false
+	}
+	return major, minor, true
+}
