@@ -219,7 +219,8 @@ type Quirks struct {
 	// should; tracepoints then stop, evaluate and continue instead.
 	NoLogpointInterpolation bool
 	// UnsupportedWhy, when set, names the adapter in that answer ("rdbg
-	// 1.4"), so the agent knows it is the adapter's limit, not its call's.
+	// 1.6.3", the version found), so the agent knows it is the adapter's
+	// limit, not its call's.
 	UnsupportedWhy string
 	// FunctionBreakpointName, when set, turns the name an agent gave a
 	// function breakpoint into the one the adapter resolves (Delve wants

@@ -305,7 +305,7 @@ func (r *run) shutdown(terminate bool) {
 }
 
 // call sends one request on the run's connection, unless the adapter's
-// quirks forbid it: some adapters (rdbg 1.4) drop the connection on a
+// quirks forbid it: some adapters (rdbg, 1.4 to 1.6 at least) drop the connection on a
 // request they do not know, so refusing here keeps the session alive and
 // tells the agent why. Every request a tool causes goes through it.
 func (r *run) call(ctx context.Context, command string, args, body any) error {
