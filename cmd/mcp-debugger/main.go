@@ -7,7 +7,7 @@
 //	mcp-debugger [stdio] [--log-file FILE] [--log-level debug|info|warn]
 //	mcp-debugger http [--listen 127.0.0.1:0] [--token T] [--allow-origin O] [--allow-human-control]
 //	mcp-debugger adapter LANGUAGE [--log-file FILE]
-//	mcp-debugger doctor
+//	mcp-debugger doctor [--check [--timeout 2m] [LANGUAGE…]]
 //	mcp-debugger version
 package main
 
@@ -24,10 +24,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
-	"text/tabwriter"
-	"time"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/golang"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/java"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/lldb"
@@ -62,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "adapter":
 		return serveAdapter(args, os.Stdin, stdout, stderr)
 	case "doctor":
-		return doctor(stdout)
+		return doctor(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "mcp-debugger %s (%s, %s/%s)\n", server.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return 0
@@ -92,6 +89,13 @@ Commands:
             stdin/stdout, for other DAP clients (VS Code, nvim-dap)
             --log-file FILE   write its logs there (default: discarded)
   doctor    show, per language, whether its debug adapter is installed and how to install it
+            --check   also debug a tiny program per language (in a temporary
+                      directory, removed after): set a breakpoint, start, stop
+                      there, read a local; report ok and the time taken, or the
+                      failure and its fix, and whether hardware watchpoints
+                      work. Exit status 1 when an installed language fails.
+                      Name languages to check only those.
+            --timeout D  bound each language's check (default 2m)
   version   print the version
 `)
 }
@@ -145,32 +149,4 @@ func serveStdio(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-func doctor(stdout io.Writer) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LANGUAGE\tSTATUS\tVERSION\tDETAILS")
-	for _, a := range adapter.All() {
-		lang, av := a.Language(), a.Check(ctx)
-		status, details := "available", av.Path
-		if !av.Installed {
-			status = "missing"
-			details = av.Reason
-			if av.InstallHint != "" {
-				details += "; install: " + av.InstallHint
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", lang.ID, status, orDash(av.Version), details)
-	}
-	tw.Flush()
-	return 0
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

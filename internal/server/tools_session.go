@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/selfcheck"
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
@@ -54,6 +55,7 @@ type languageAvailability struct {
 	Reason      string                  `json:"reason,omitempty"`
 	InstallHint string                  `json:"installHint,omitempty"`
 	Modes       map[string]languageMode `json:"modes"`
+	Check       *languageCheck          `json:"check,omitempty" jsonschema:"with check: whether debugging a tiny program worked"`
 }
 
 type languageInfo struct {
@@ -71,6 +73,23 @@ type languagesResult struct {
 	Available []languageAvailability `json:"available"`
 	Languages []languageInfo         `json:"languages"`
 	Count     int                    `json:"count"`
+	// Watchpoints is only set by a check.
+	Watchpoints *adapter.WatchpointStatus `json:"watchpoints,omitempty" jsonschema:"with check: whether hardware watchpoints (data breakpoints) fire on this machine"`
+}
+
+type languagesArgs struct {
+	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program in every installed language (set a breakpoint, start, read a local) and report in each available entry's check whether that worked, how long it took, or the failure and its fix; takes several seconds"`
+	Timeout Int  `json:"timeout,omitempty" jsonschema:"with check: milliseconds each language's check may take (default 120000)"`
+}
+
+// languageCheck is one language's selfcheck result.
+type languageCheck struct {
+	OK     bool   `json:"ok" jsonschema:"the program stopped at the breakpoint and its local read as expected"`
+	Status string `json:"status" jsonschema:"ok, failed (installed but not working), skipped (nothing to check, or the machine lacks something beyond the adapter: see error) or missing (the adapter is not installed)"`
+	Ms     int64  `json:"ms" jsonschema:"milliseconds until the local was read or the check failed"`
+	Step   string `json:"step,omitempty" jsonschema:"where a failed check stopped: prepare, breakpoint, start, stop or locals"`
+	Error  string `json:"error,omitempty"`
+	Hint   string `json:"hint,omitempty" jsonschema:"what to install or fix"`
 }
 
 type lastStopInfo struct {
@@ -104,7 +123,7 @@ func (s *Server) addSessionTools() {
 		"Create a debug session for a language. Then set breakpoints and call start_debugging (or attach_to_process). Returns sessionId.",
 		s.createSession)
 	addTool(s, "list_supported_languages",
-		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not.",
+		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not. With check: true, also debug a tiny program per language and say whether that works here (seconds; nothing is cached).",
 		s.listLanguages)
 	addTool(s, "list_debug_sessions",
 		"List open debug sessions with their state, last stop and exit code.",
@@ -155,23 +174,39 @@ func (s *Server) absExecutable(p string) string {
 	return s.absPath(p)
 }
 
-func (s *Server) listLanguages(ctx context.Context, _ *struct{}) (*languagesResult, error) {
+func (s *Server) listLanguages(ctx context.Context, args *languagesArgs) (*languagesResult, error) {
+	if args.Timeout < 0 {
+		return nil, userError("pass a positive number of milliseconds, or leave timeout out", "timeout %d is negative", args.Timeout)
+	}
 	adapters := adapter.All()
 	avail := make([]adapter.Availability, len(adapters))
-	var wg sync.WaitGroup
-	for i, a := range adapters {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			avail[i] = a.Check(ctx)
-		}()
-	}
-	wg.Wait()
+	var checks []*languageCheck
 	res := &languagesResult{Success: true, Installed: map[string]bool{}}
+	if args.Check {
+		// The check looks for each adapter itself; its answer is the
+		// availability listed, so that the two cannot disagree.
+		checks = make([]*languageCheck, len(adapters))
+		rep := s.selfCheck(ctx, adapters, millis(args.Timeout))
+		for i, r := range rep.Results {
+			avail[i] = r.Availability
+			checks[i] = &languageCheck{OK: r.OK(), Status: string(r.Status), Ms: r.Duration.Milliseconds(), Step: r.Step, Error: r.Error, Hint: r.Hint}
+		}
+		res.Watchpoints = &rep.Watchpoints
+	} else {
+		var wg sync.WaitGroup
+		for i, a := range adapters {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				avail[i] = a.Check(ctx)
+			}()
+		}
+		wg.Wait()
+	}
 	for i, a := range adapters {
 		lang, av := a.Language(), avail[i]
 		res.Installed[lang.ID] = av.Installed
-		res.Available = append(res.Available, languageAvailability{
+		entry := languageAvailability{
 			Language:    lang.ID,
 			Installed:   av.Installed,
 			Description: lang.Description,
@@ -183,7 +218,11 @@ func (s *Server) listLanguages(ctx context.Context, _ *struct{}) (*languagesResu
 				"launch": languageMode(av.Launch),
 				"attach": languageMode(av.Attach),
 			},
-		})
+		}
+		if checks != nil {
+			entry.Check = checks[i]
+		}
+		res.Available = append(res.Available, entry)
 		res.Languages = append(res.Languages, languageInfo{
 			ID:                 lang.ID,
 			DisplayName:        lang.DisplayName,
@@ -195,6 +234,17 @@ func (s *Server) listLanguages(ctx context.Context, _ *struct{}) (*languagesResu
 	}
 	res.Count = len(res.Languages)
 	return res, nil
+}
+
+// selfCheck debugs a tiny program in the adapters' languages, each bounded
+// by timeout (zero: selfcheck's default); the results are in the
+// adapters' order.
+func (s *Server) selfCheck(ctx context.Context, adapters []adapter.Adapter, timeout time.Duration) selfcheck.Report {
+	ids := make([]string, len(adapters))
+	for i, a := range adapters {
+		ids[i] = a.Language().ID
+	}
+	return selfcheck.Run(ctx, selfcheck.Options{Languages: ids, Timeout: timeout, Logger: s.log})
 }
 
 func (s *Server) listSessions(_ context.Context, _ *struct{}) (*listSessionsResult, error) {
