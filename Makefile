@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
 GO ?= go
 BIN := bin/mcp-debugger
 
-.PHONY: build demo test adapters lint bench fuzz clean
+.PHONY: build demo test test-matrix adapters lint bench fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/mcp-debugger
@@ -24,6 +24,12 @@ lint:
 
 test: adapters lint
 	$(GO) test -race -count=1 -timeout 20m ./...
+
+# Each adapter's integration tests against every version of it this
+# machine can install (lldb-dap 19 and 22, two Delves, Node 20 and 22, ...);
+# writes docs/test-matrix.md. Takes minutes, so not part of `make test`.
+test-matrix:
+	scripts/test-matrix.sh
 
 bench: adapters build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/bench/

@@ -184,6 +184,28 @@ func TestNodePauseBusyLoopAndClose(t *testing.T) {
 	h.wantCloseKillsAll(id, before, 1)
 }
 
+// TestNodePauseHotTopLevelLoop: a pause reaches a loop in a script's
+// top-level code after V8 has optimized it in place (it prints "spinning
+// hot" by then). Node 22 never answered that pause until the adapter
+// started it with --no-use-osr (launchFlags); make test-matrix runs this
+// under Node 20 and 22.
+func TestNodePauseHotTopLevelLoop(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "hot.js"), "waitForStop": false})
+	if run.str("state") != "running" {
+		t.Fatalf("start: %v", run)
+	}
+	h.waitForOutput(id, "spinning hot")
+	snap := h.ok("pause_execution", map[string]any{"sessionId": id})
+	if snap.str("state") != "paused" || snap.str("stopReason") != "pause" {
+		t.Fatalf("pause: %v", snap)
+	}
+	if l := snap.obj("location").num("line"); l < 9 || l > 11 {
+		t.Fatalf("the pause should land in the loop (lines 9-11): %v", snap["location"])
+	}
+}
+
 func TestNodeVariablesNested(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("javascript")
@@ -563,15 +585,26 @@ func TestNodeAttachByProcessID(t *testing.T) {
 	}
 }
 
-func TestNodeTypeScriptWithoutARunner(t *testing.T) {
+// nodeStripsTypes reports whether the node on PATH runs .ts files itself
+// (type stripping: Node 22.6 and later, behind a flag the adapter adds
+// before 22.18), and its version.
+func nodeStripsTypes(t *testing.T) (bool, string) {
 	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
-	out, err := exec.Command(node, "-p", "process.features.typescript ? 1 : process.versions.node").Output()
+	out, err := exec.Command(node, "-p", "process.versions.node").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
+	version := strings.TrimSpace(string(out))
 	var major, minor int
-	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "%d.%d", &major, &minor); err != nil || major > 22 || major == 22 && minor >= 6 {
-		t.Skipf("node %s runs TypeScript itself", strings.TrimSpace(string(out)))
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("node version %q: %v", version, err)
+	}
+	return major > 22 || major == 22 && minor >= 6, version
+}
+
+func TestNodeTypeScriptWithoutARunner(t *testing.T) {
+	if strips, version := nodeStripsTypes(t); strips {
+		t.Skipf("node %s runs TypeScript itself (TestNodeTypeScriptStripped covers it)", version)
 	}
 	// A copy outside the repository: no tsx or ts-node in a node_modules
 	// above it.
@@ -587,6 +620,51 @@ func TestNodeTypeScriptWithoutARunner(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("typescript")
 	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": ts}, "no tsx or ts-node was found")
+}
+
+// TestNodeTypeScriptStripped runs a .ts program as written, with Node's
+// type stripping: no build, no source map; the scripts are the .ts files
+// themselves, so breakpoints in them bind by their own lines. Only Node
+// 22.6 and later can (make test-matrix runs it under Node 22).
+func TestNodeTypeScriptStripped(t *testing.T) {
+	if strips, version := nodeStripsTypes(t); !strips {
+		t.Skipf("node %s cannot run TypeScript itself (Node 22.6 or later can; TestNodeTypeScriptWithoutARunner covers it)", version)
+	}
+	h := newHarness(t)
+	id := h.sessionFor("typescript")
+	main, helper := nodeProgram(t, "strip/loop.ts"), nodeProgram(t, "strip/weigh.ts")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": helper, "line": 8})
+	if bp.num("line") != 8 {
+		t.Fatalf("set_breakpoint: %v", bp)
+	}
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": main})
+	wantStop(t, snap, "breakpoint", 8)
+	if loc := snap.obj("location"); loc.str("file") != helper || loc.str("function") != "weigh" {
+		t.Fatalf("location: %v", loc)
+	}
+	if l := snap.vars("locals"); l["item"] != "1" || l["factor"] != "10" {
+		t.Fatalf("locals: %v", l)
+	}
+	frames := h.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) < 2 || frames[1].str("file") != main || frames[1].num("line") != 16 {
+		t.Fatalf("caller frame should be loop.ts:16: %v", frames)
+	}
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 9)
+	if l := over.vars("locals"); l["scaled"] != "10" {
+		t.Fatalf("locals after the step: %v", l)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "scaled + factor"}); ev.str("result") != "20" {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("end: %v", end)
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(all, "strip total 60") {
+		t.Fatalf("output: %q", all)
+	}
 }
 
 func TestNodeStepOutShowsTheReturnValue(t *testing.T) {

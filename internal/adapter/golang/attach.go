@@ -55,7 +55,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		return nil, err
 	}
 	return &adapter.Connection{
-		Transport: srv.conn,
+		Transport: srv.transport(found.version),
 		Request:   "attach",
 		Arguments: args,
 		AdapterID: adapterID,
@@ -64,6 +64,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		LaunchTimeout: time.Minute,
 		Quirks:        quirks(nil),
 		Command:       command,
+		Output:        srv.output(),
 		Cleanup:       srv.close,
 	}, nil
 }

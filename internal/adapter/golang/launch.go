@@ -61,13 +61,14 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		return nil, err
 	}
 	return &adapter.Connection{
-		Transport:     srv.conn,
+		Transport:     srv.transport(found.version),
 		Request:       "launch",
 		Arguments:     args,
 		AdapterID:     adapterID,
 		LaunchTimeout: launchTimeout,
 		Quirks:        quirks(functionNamer(mode, program)),
 		Command:       command,
+		Output:        srv.output(),
 		Cleanup: func() {
 			srv.close()
 			os.RemoveAll(tmp)

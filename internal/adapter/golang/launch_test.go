@@ -94,7 +94,7 @@ func TestDryRunStartsNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(out)); err == nil {
 		t.Errorf("dry run created %s", filepath.Dir(out))
 	}
-	if len(conn.Command) != 3 || conn.Command[1] != "dap" || conn.Command[2] != "--listen=127.0.0.1:0" {
+	if len(conn.Command) != 4 || conn.Command[1] != "dap" || conn.Command[2] != "--listen=127.0.0.1:0" || conn.Command[3] != "--check-go-version=false" {
 		t.Errorf("command: %v", conn.Command)
 	}
 }

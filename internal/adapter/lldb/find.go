@@ -166,18 +166,57 @@ func (f *finder) version(ctx context.Context, path string) (string, error) {
 func runVersion(ctx context.Context, path string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--version")
+	out, err := query(ctx, path, "--version")
+	if err != nil {
+		return "", fmt.Errorf("`%s --version` failed (%v): %s", filepath.Base(path), err, out)
+	}
+	if v := parseVersion(out); v != "" {
+		return v, nil
+	}
+	// lldb-dap learned --version after LLVM 19: 19.1.7 takes the unknown
+	// flag for nothing, serves DAP on its stdin (empty here), and exits 0
+	// having printed nothing. Its --help still names it ("OVERVIEW: LLDB
+	// DAP"), and the lldb of the same LLVM beside it tells the version.
+	help, err := query(ctx, path, "--help")
+	if err != nil || !strings.Contains(help, "OVERVIEW: LLDB") {
+		return "", fmt.Errorf("not lldb-dap: `--version` printed %q", out)
+	}
+	if v := siblingLLDBVersion(ctx, path); v != "" {
+		return v, nil
+	}
+	return "", fmt.Errorf("lldb-dap without --version (LLVM 19 or older) and no lldb beside it to tell which LLVM")
+}
+
+// siblingLLDBVersion is what the lldb installed with an lldb-dap says of
+// its version ("lldb version 19.1.7"): the one in the directory of the
+// lldb-dap's real path (/usr/bin/lldb-dap-19 is a link into
+// /usr/lib/llvm-19/bin), or "" when there is none.
+func siblingLLDBVersion(ctx context.Context, path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	lldb := filepath.Join(filepath.Dir(real), "lldb")
+	if !adapter.IsExecutable(lldb) {
+		return ""
+	}
+	out, err := query(ctx, lldb, "--version")
+	if err != nil {
+		return ""
+	}
+	return parseVersion(out)
+}
+
+// query runs a version or help query and returns what it printed on
+// stdout and stderr, trimmed. Its stdin is empty, so that an lldb-dap that
+// ignores the flag and serves DAP ends at once.
+func query(ctx context.Context, path string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("`%s --version` failed (%v): %s", filepath.Base(path), err, strings.TrimSpace(out.String()))
-	}
-	v := parseVersion(out.String())
-	if v == "" {
-		return "", fmt.Errorf("not lldb-dap: `--version` printed %q", strings.TrimSpace(out.String()))
-	}
-	return v, nil
+	err := cmd.Run()
+	return strings.TrimSpace(out.String()), err
 }
 
 // llvmVersion finds "version 22.1.8" in lldb-dap's banner ("lldb-dap:

@@ -97,6 +97,45 @@ func TestFindExplicitAndEnv(t *testing.T) {
 	}
 }
 
+// TestFindLLDBDAP19WithoutVersionFlag: lldb-dap 19 prints nothing for
+// --version; it is recognised by its --help and versioned by the lldb
+// beside its real path (/usr/bin/lldb-dap-19 links into
+// /usr/lib/llvm-19/bin).
+func TestFindLLDBDAP19WithoutVersionFlag(t *testing.T) {
+	root := t.TempDir()
+	llvm := filepath.Join(root, "llvm-19", "bin")
+	write := func(path, script string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(llvm, "lldb-dap"), `[ "$1" = --help ] && echo 'OVERVIEW: LLDB DAP'; exit 0`+"\n")
+	write(filepath.Join(llvm, "lldb"), "echo 'lldb version 19.1.7'\n")
+	bin := filepath.Join(root, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(bin, "lldb-dap-19")
+	if err := os.Symlink(filepath.Join(llvm, "lldb-dap"), link); err != nil {
+		t.Fatal(err)
+	}
+	f := testFinder(map[string]string{"PATH": bin})
+	if got, err := f.find(context.Background(), ""); err != nil || got.path != link || got.version != "19.1.7" {
+		t.Errorf("lldb-dap-19: %+v %v", got, err)
+	}
+
+	// Silent on both flags: not lldb-dap.
+	other := filepath.Join(root, "other", "lldb-dap")
+	write(other, "exit 0\n")
+	if _, err := f.find(context.Background(), other); err == nil || !strings.Contains(err.Error(), "not lldb-dap") {
+		t.Errorf("a silent binary should not pass for lldb-dap: %v", err)
+	}
+}
+
 func TestFindMissingAndCheck(t *testing.T) {
 	f := testFinder(map[string]string{"PATH": t.TempDir()})
 	a := &Adapter{lang: languages[0], finder: f}

@@ -89,12 +89,19 @@ func start(command []string, request string, args map[string]any, log *slog.Logg
 		Arguments:     args,
 		AdapterID:     adapterID,
 		LaunchTimeout: timeout,
-		Quirks:        quirks(panics),
+		Quirks:        quirks(panics, stopOnEntry(args)),
 		Command:       cmd.Args,
 		// Killing lldb-dap's process group also ends a launched program,
 		// which lldb-dap starts as its own child.
 		Cleanup: p.Kill,
 	}, nil
+}
+
+// stopOnEntry reports whether launch or attach arguments (the agent's
+// dapLaunchArgs included) ask to stop on entry.
+func stopOnEntry(args map[string]any) bool {
+	entry, _ := args["stopOnEntry"].(bool)
+	return entry
 }
 
 // launchArguments are lldb-dap's launch arguments; the agent's

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
@@ -15,8 +16,13 @@ import (
 // verified by the integration tests: the launch response held until
 // configurationDone, OS thread ids, the Registers scope (never picked as
 // locals), output lines ending in "\r\n" (normalised by the engine).
-// panicBreakpoint says that panicCommand set breakpoint 1.
-func quirks(panicBreakpoint bool) adapter.Quirks {
+// panicBreakpoint says that panicCommand set breakpoint 1; stopOnEntry
+// that the program was asked to stop on entry.
+func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
+	// Only the session's event goroutine calls StopReason; atomic anyway,
+	// as nothing in Quirks promises that.
+	var entryPending atomic.Bool
+	entryPending.Store(stopOnEntry)
 	return adapter.Quirks{
 		// "repl" answers in lldb's print form, "(int) $0 = 6", and creates a
 		// $N variable each time; "watch" answers "6".
@@ -26,9 +32,21 @@ func quirks(panicBreakpoint bool) adapter.Quirks {
 		InternalFrame:   internalFrame,
 		BeforeContinue:  discardStalePlans,
 		StopReason: func(reason, description string) (string, string) {
+			// The first stop of a program asked to stop on entry:
+			// lldb-dap 22.1.8 reports it as reason "entry", description
+			// "signal SIGSTOP"; lldb-dap 19.1.7 as reason "exception",
+			// "signal SIGSTOP", what it also says of a pause (stopReason).
+			// Only the order tells them apart: the entry comes first.
+			if entryPending.Swap(false) && reason == "exception" && isSIGSTOP(description) {
+				return "entry", description
+			}
 			return stopReason(reason, description, panicBreakpoint)
 		},
 	}
+}
+
+func isSIGSTOP(description string) bool {
+	return strings.HasPrefix(description, "signal SIGSTOP")
 }
 
 // stopReason corrects two of lldb-dap's stop reasons. A pause: lldb-dap
@@ -40,7 +58,7 @@ func quirks(panicBreakpoint bool) adapter.Quirks {
 // std's rust_panic, reported as an ordinary "breakpoint 1.1".
 func stopReason(reason, description string, panicBreakpoint bool) (string, string) {
 	switch {
-	case reason == "exception" && strings.HasPrefix(description, "signal SIGSTOP"):
+	case reason == "exception" && isSIGSTOP(description):
 		return "pause", description
 	case panicBreakpoint && reason == "breakpoint" && strings.HasPrefix(description, "breakpoint "+panicBreakpointID+"."):
 		return "exception", "Rust panic: its message is in the program's stderr output"

@@ -71,6 +71,36 @@ func TestStopReason(t *testing.T) {
 	}
 }
 
+// TestEntryStop: the first stop of a stopOnEntry launch is the entry, as
+// lldb-dap 22 says and lldb-dap 19 does not (it says "exception", "signal
+// SIGSTOP", as of a pause); later SIGSTOP stops are pauses.
+func TestEntryStop(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		stopOnEntry   bool
+		first, second string
+	}{
+		{"lldb-dap 19", true, "exception", "exception"},
+		{"lldb-dap 22", true, "entry", "exception"},
+	} {
+		q := quirks(false, tc.stopOnEntry)
+		if got, _ := q.StopReason(tc.first, "signal SIGSTOP"); got != "entry" {
+			t.Errorf("%s: first stop %q -> %q, want entry", tc.name, tc.first, got)
+		}
+		if got, _ := q.StopReason(tc.second, "signal SIGSTOP"); got != "pause" {
+			t.Errorf("%s: a later SIGSTOP -> %q, want pause", tc.name, got)
+		}
+	}
+	q := quirks(false, false)
+	if got, _ := q.StopReason("exception", "signal SIGSTOP"); got != "pause" {
+		t.Errorf("without stopOnEntry the first SIGSTOP is a pause, got %q", got)
+	}
+	q = quirks(false, true)
+	if got, _ := q.StopReason("breakpoint", "breakpoint 2.1"); got != "breakpoint" {
+		t.Errorf("a first stop at a breakpoint stays one, got %q", got)
+	}
+}
+
 func TestInternalFrame(t *testing.T) {
 	for _, c := range []struct {
 		name, path string

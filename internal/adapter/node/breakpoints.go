@@ -59,6 +59,17 @@ func plainScript(path string) bool {
 	return false
 }
 
+// runsAsWritten reports whether breakpoints in path bind by its own lines
+// in this session: JavaScript, and TypeScript that node strips of its
+// types. Type stripping replaces the annotations with blanks and keeps
+// every position, and the script gets no source map (Node 22.23.3:
+// scriptParsed of a stripped .ts has its file URL and an empty
+// sourceMapURL); binding such a .ts through source maps waits for a map
+// that never comes, and the program runs past its breakpoints.
+func (s *server) runsAsWritten(path string) bool {
+	return plainScript(path) || s.stripsTypes && isTypeScript(path)
+}
+
 func (s *server) setBreakpoints(req *request) (any, error) {
 	var args godap.SetBreakpointsArguments
 	if err := req.Args(&args); err != nil {
@@ -83,7 +94,7 @@ func (s *server) setBreakpoints(req *request) (any, error) {
 	}
 	var fresh []*breakpoint
 	for _, sb := range args.Breakpoints {
-		bp := &breakpoint{path: path, line: sb.Line, mapped: !plainScript(path), condition: sb.Condition, hitCondition: sb.HitCondition, logMessage: sb.LogMessage}
+		bp := &breakpoint{path: path, line: sb.Line, mapped: !s.runsAsWritten(path), condition: sb.Condition, hitCondition: sb.HitCondition, logMessage: sb.LogMessage}
 		for _, o := range old {
 			if o.sameAs(bp) {
 				bp.id, bp.hits = o.id, o.hits

@@ -52,9 +52,7 @@ func (s *server) newHandleLocked(h any) int {
 // exception inside Node's own code).
 func (s *server) paused(p cdp.Paused) {
 	s.log.Debug("node adapter: paused", "reason", p.Reason, "hit", p.HitBreakpoints, "data", string(p.Data))
-	if p.Reason == "ambiguous" {
-		p.Reason, p.Data = mainReason(p)
-	}
+	p.Reason, p.Data = pauseReason(p)
 	switch p.Reason {
 	case "Break on start":
 		if s.opts.stopOnEntry {
@@ -135,9 +133,27 @@ func (s *server) paused(p cdp.Paused) {
 	}
 }
 
+// pauseReason is the reason of a pause that decides what it means, with
+// its data: the main one of an "ambiguous" pause, and "other" for the end
+// of a step. V8 12 (Node 22.23.3) names the pause that ends a step "step",
+// and one where a step meets a breakpoint "ambiguous" with reasons [step,
+// other]; V8 11 (Node 20.20.2) calls both "other". What such a pause means
+// comes from the adapter's own stepping state and the breakpoints hit, so
+// both read as "other", as under Node 20.
+func pauseReason(p cdp.Paused) (string, json.RawMessage) {
+	reason, data := p.Reason, p.Data
+	if reason == "ambiguous" {
+		reason, data = mainReason(p)
+	}
+	if reason == "step" {
+		reason = "other"
+	}
+	return reason, data
+}
+
 // mainReason picks, of the reasons of a pause that has several (a
-// breakpoint where the program also breaks on start, or throws), the one
-// that decides what the pause means, with its data.
+// breakpoint where the program also breaks on start, throws, or a step
+// ends), the one that decides what the pause means, with its data.
 func mainReason(p cdp.Paused) (string, json.RawMessage) {
 	var d struct {
 		Reasons []struct {
@@ -150,8 +166,8 @@ func mainReason(p cdp.Paused) (string, json.RawMessage) {
 		switch reason {
 		case "Break on start":
 			return 3
-		case "other", "instrumentation":
-			if reason == "other" && len(p.HitBreakpoints) > 0 {
+		case "other", "step", "instrumentation":
+			if reason != "instrumentation" && len(p.HitBreakpoints) > 0 {
 				return 1
 			}
 			return 0
@@ -363,6 +379,11 @@ func (s *server) pauseProgram(*request) (any, error) {
 	// 20): ask again until the program stops, for a bounded time.
 	for range pauseAttempts {
 		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				// The program runs on without servicing the inspector
+				// (launchFlags: Node 22 in a top-level loop).
+				return nil, fmt.Errorf("node did not answer the pause within %s: the program keeps running where the inspector cannot interrupt it (Node 22 in a loop of a script's top-level code, unless node runs with --no-use-osr, as launched sessions do): %w", cdp.DefaultTimeout, err)
+			}
 			return nil, fmt.Errorf("pause: %w", err)
 		}
 		select {

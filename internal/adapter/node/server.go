@@ -50,6 +50,12 @@ type server struct {
 	eventsDone chan struct{}  // closed when eventLoop returns
 	stopped    chan struct{}  // signalled (buffer 1) by every reported stop
 
+	// stripsTypes (set by launch): the launched node runs the program's
+	// .ts files as written (Node's type stripping, 22.6+), so breakpoints
+	// in them bind by their own lines; otherwise a .ts file is compiled to
+	// JavaScript and its breakpoints bind through source maps.
+	stripsTypes bool
+
 	closing atomic.Bool // disconnect or terminate in progress: report no end
 
 	mu      sync.Mutex // guards what follows
