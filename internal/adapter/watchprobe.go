@@ -36,6 +36,11 @@ type WatchProbe struct {
 	Logger *slog.Logger
 }
 
+// ErrNoDataBreakpoints is RunWatchProbe's answer for an adapter that does
+// not offer data breakpoints at all (Delve before 1.26; 1.25.2 measured):
+// it cannot tell anything about the host, so another prober should.
+var ErrNoDataBreakpoints = errors.New("the debug adapter offers no data breakpoints")
+
 // RunWatchProbe stops the program in Function, sets a write data
 // breakpoint on Variable, continues, and reports whether the program
 // stopped on a write (fired) or ran to its end; detail says which. A
@@ -59,7 +64,7 @@ func RunWatchProbe(ctx context.Context, p WatchProbe) (fired bool, detail string
 		return false, "", err
 	}
 	if !caps.SupportsDataBreakpoints {
-		return false, "", errors.New("the debug adapter offers no data breakpoints")
+		return false, "", ErrNoDataBreakpoints
 	}
 	launch, err := c.Send("launch", p.Launch)
 	if err != nil {

@@ -414,6 +414,31 @@ func TestGoPointersExpand(t *testing.T) {
 	}
 }
 
+// delveOffersDataBreakpoints reports whether the dlv under test has DAP data
+// breakpoints: its initialize answer has supportsDataBreakpoints from 1.26.2
+// on (1.25.2 measured without, 1.27.2 with: make test-matrix runs both).
+func delveOffersDataBreakpoints(t *testing.T) bool {
+	t.Helper()
+	v := testenv.RequireAdapter(t, "go").Version
+	var major, minor, patch int
+	if _, err := fmt.Sscanf(v, "%d.%d.%d", &major, &minor, &patch); err != nil {
+		t.Fatalf("dlv version %q: %v", v, err)
+	}
+	return major > 1 || major == 1 && (minor > 26 || minor == 26 && patch >= 2)
+}
+
+// wantNoDelveDataBreakpoints checks what an agent gets from a Delve without
+// data breakpoints: a clear "not supported", and break_on_change by steps
+// saying why.
+func wantNoDelveDataBreakpoints(t *testing.T, h *harness, id string) {
+	t.Helper()
+	h.fail("set_data_breakpoint", map[string]any{"sessionId": id, "expression": "total"}, "not supported by the go debug adapter")
+	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
+	if found["changed"] != true || found.str("to") != "3" || found.str("method") != "single steps" || !strings.Contains(found.str("methodReason"), "has no data breakpoints") {
+		t.Errorf("break_on_change should step, saying the adapter has no data breakpoints: %v", found)
+	}
+}
+
 // TestGoDataBreakpointsOffWithoutWatchpoints: where data breakpoints are
 // off (forced here, as on a host whose watchpoints do not fire),
 // set_data_breakpoint says why and what to use, and break_on_change finds
@@ -426,6 +451,10 @@ func TestGoDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	if !delveOffersDataBreakpoints(t) {
+		wantNoDelveDataBreakpoints(t, h, id)
+		return
+	}
 
 	refused := h.fail("set_data_breakpoint", map[string]any{"sessionId": id, "expression": "total"}, adapter.WatchpointsEnv+"=off")
 	if !strings.Contains(refused.str("error"), "break_on_change") {
@@ -453,6 +482,10 @@ func TestGoDataBreakpointStopsOnWrite(t *testing.T) {
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	if !delveOffersDataBreakpoints(t) {
+		wantNoDelveDataBreakpoints(t, h, id)
+		return
+	}
 	if st := hostWatchpoints(t); !st.Usable {
 		wantWatchpointsRefused(t, h, id, st, 27)
 		return

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -74,6 +75,9 @@ func (a *Adapter) probeWatchpoints(ctx context.Context) (ran, fired bool, detail
 		Function:  probeFunction,
 		Variable:  probeVariable,
 	})
+	if errors.Is(err, adapter.ErrNoDataBreakpoints) {
+		return false, false, fmt.Sprintf("dlv %s offers no data breakpoints", found.version)
+	}
 	if err != nil {
 		return false, false, fmt.Sprintf("dlv %s could not decide: %v", found.version, err)
 	}

@@ -29,6 +29,11 @@ func TestWatchpointProbeAgreesWithDelve(t *testing.T) {
 	start := time.Now()
 	ran, fired, detail := a.probeWatchpoints(ctx)
 	t.Logf("probe (%s): ran=%v fired=%v: %s", time.Since(start).Round(time.Millisecond), ran, fired, detail)
+	if !ran && strings.Contains(detail, "offers no data breakpoints") {
+		// Delve before 1.26 (1.25.2 measured) has no DAP data breakpoints:
+		// nothing to compare with, and the prober made way for another.
+		t.Skipf("this dlv cannot probe: %s", detail)
+	}
 	if !ran {
 		t.Fatalf("the probe could not decide: %s", detail)
 	}

@@ -73,6 +73,9 @@ func probeWatchpoints(ctx context.Context, f *finder) (ran, fired bool, detail s
 		Function:  probeFunction,
 		Variable:  probeVariable,
 	})
+	if errors.Is(err, adapter.ErrNoDataBreakpoints) {
+		return false, false, fmt.Sprintf("lldb-dap %s offers no data breakpoints", found.version)
+	}
 	if err != nil {
 		return false, false, fmt.Sprintf("lldb-dap %s could not decide: %v", found.version, err)
 	}
