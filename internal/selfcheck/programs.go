@@ -26,10 +26,9 @@ type probe struct {
 	fix string
 	// buildFix says what to install when the program does not build.
 	buildFix string
-	// needs, when set, says what this machine lacks for the language
-	// beyond the adapter ("" when nothing), from the adapter's
-	// availability; the check is then skipped with that reason.
-	needs func(adapter.Availability) string
+	// variant, when set, picks the program for the adapter found (its
+	// availability names the version): nil keeps this one.
+	variant func(adapter.Availability) *probe
 }
 
 // variable is the local every probe sets, and want its value.
@@ -75,7 +74,7 @@ var probes = map[string]probe{
 	"ruby": {
 		files:   map[string]string{"check.rb": "def main\n  answer = 42\n  puts answer\nend\n\nmain\n"},
 		program: "check.rb", source: "check.rb", stop: "  puts answer",
-		fix: "rdbg (the debug gem) must bind and hit a line breakpoint: gem install debug (a newer debug gem), or set RDBG_PATH",
+		fix: "rdbg (the debug gem) must bind and hit a line breakpoint: apt-get install -y ruby or gem install debug, or set RDBG_PATH",
 	},
 	"javascript": {
 		files:   map[string]string{"check.js": "function main() {\n  const answer = 42;\n  console.log(answer);\n}\n\nmain();\n"},
@@ -83,10 +82,10 @@ var probes = map[string]probe{
 		fix: "node must start with --inspect-brk and accept the inspector's connection on 127.0.0.1",
 	},
 	"typescript": {
-		files:   map[string]string{"check.ts": "function main(): void {\n  const answer: number = 42;\n  console.log(answer);\n}\n\nmain();\n"},
+		files:   map[string]string{"check.ts": typescriptSource},
 		program: "check.ts", source: "check.ts", stop: "  console.log(answer);",
-		fix:   "node must run the .ts file under --inspect-brk: Node 22.6 or later strips types itself",
-		needs: nodeStripsTypes,
+		fix:     "node must run the .ts file under --inspect-brk: Node 22.6 or later strips types itself",
+		variant: compiledTypeScript,
 	},
 	"java": {
 		files:   map[string]string{"Check.java": "public class Check {\n    public static void main(String[] args) {\n        int answer = 42;\n        System.out.println(answer);\n    }\n}\n"},
@@ -106,23 +105,41 @@ func (p probe) line() int {
 	return 0
 }
 
-// nodeStripsTypes says what is missing for a .ts program in a directory
-// without a node_modules: a Node that strips types itself (22.6 or later;
-// internal/adapter/node runs TypeScript that way, or with a tsx or ts-node
-// of the program's own project, which a check's lone file has not).
-func nodeStripsTypes(av adapter.Availability) string {
+// typescriptSource is the TypeScript check program; typescriptCompiled is
+// what tsc makes of it (types dropped, lines kept), with a source map that
+// maps each line to the same line of check.ts.
+const (
+	typescriptSource   = "function main(): void {\n  const answer: number = 42;\n  console.log(answer);\n}\n\nmain();\n"
+	typescriptCompiled = "function main() {\n  const answer = 42;\n  console.log(answer);\n}\n\nmain();\n//# sourceMappingURL=check.js.map\n"
+	typescriptMap      = `{"version":3,"file":"check.js","sources":["check.ts"],"names":[],"mappings":"AAAA;AACA;AACA;AACA;AACA;AACA"}`
+)
+
+// compiledTypeScript is the TypeScript check for a Node that does not strip
+// types (before 22.6): the way TypeScript is debugged there, tsc's output
+// with its source map, the breakpoint set in the .ts file and the stop
+// shown there. No tsc is needed: the output is written as tsc would.
+func compiledTypeScript(av adapter.Availability) *probe {
+	if nodeStripsTypes(av) {
+		return nil
+	}
+	return &probe{
+		files:   map[string]string{"check.ts": typescriptSource, "check.js": typescriptCompiled, "check.js.map": typescriptMap},
+		program: "check.js", source: "check.ts", stop: "  console.log(answer);",
+		fix: "node must run the compiled check.js under --inspect-brk and bind a breakpoint in check.ts through its source map",
+	}
+}
+
+// nodeStripsTypes reports whether the Node found runs a .ts file itself
+// (22.6 or later strips types); an unreadable version counts as yes, so
+// that the launch itself says what is wrong.
+func nodeStripsTypes(av adapter.Availability) bool {
 	v := strings.TrimPrefix(av.Version, "v")
 	majorText, rest, _ := strings.Cut(v, ".")
 	minorText, _, _ := strings.Cut(rest, ".")
 	major, err1 := strconv.Atoi(majorText)
 	minor, err2 := strconv.Atoi(minorText)
 	if err1 != nil || err2 != nil {
-		// An unreadable version is not a reason to skip: the launch
-		// itself then says what is wrong.
-		return ""
+		return true
 	}
-	if major > 22 || major == 22 && minor >= 6 {
-		return ""
-	}
-	return "needs Node 22.6 or later to run TypeScript itself (node " + av.Version + " is installed), or tsx/ts-node in the project (npm install --save-dev tsx)"
+	return major > 22 || major == 22 && minor >= 6
 }

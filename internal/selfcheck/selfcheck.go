@@ -165,20 +165,20 @@ func Check(ctx context.Context, language string, opts Options) Result {
 	p, hasProbe := probes[id]
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()
-	c := &checker{lang: id, probe: p, start: time.Now()}
+	start := time.Now()
 	av := a.Check(ctx)
-	lacking := ""
-	if p.needs != nil {
-		lacking = p.needs(av)
+	if p.variant != nil {
+		if v := p.variant(av); v != nil {
+			p = *v
+		}
 	}
+	c := &checker{lang: id, probe: p, start: start}
 	var res Result
 	switch {
 	case !hasProbe:
 		res = Result{Language: id, Status: StatusSkipped, Error: "no check program for " + id}
 	case !av.Installed:
 		res = Result{Language: id, Status: StatusMissing, Error: av.Reason, Hint: av.InstallHint}
-	case lacking != "":
-		res = Result{Language: id, Status: StatusSkipped, Error: lacking}
 	default:
 		res = c.run(ctx, opts.Logger)
 	}

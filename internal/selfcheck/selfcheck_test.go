@@ -91,10 +91,7 @@ func TestProbesStopOnTheirOwnLines(t *testing.T) {
 func TestCheckRealAdapters(t *testing.T) {
 	for _, lang := range checked() {
 		t.Run(lang, func(t *testing.T) {
-			av := testenv.RequireAdapter(t, lang)
-			if why := neededBeyondAdapter(lang, av.Version); why != "" {
-				t.Skip(why)
-			}
+			testenv.RequireAdapter(t, lang)
 			var cache string
 			if lang == "c" || lang == "cpp" {
 				// The lldb adapter builds a lone source file into the
@@ -116,16 +113,6 @@ func TestCheckRealAdapters(t *testing.T) {
 			}
 		})
 	}
-}
-
-// neededBeyondAdapter is the probe's own skip reason, for a test that must
-// not fail on a machine that lacks what the check would skip for.
-func neededBeyondAdapter(lang, version string) string {
-	p := probes[lang]
-	if p.needs == nil {
-		return ""
-	}
-	return p.needs(availabilityWithVersion(version))
 }
 
 func availabilityWithVersion(version string) adapter.Availability {
@@ -266,16 +253,18 @@ func TestUnknownLanguage(t *testing.T) {
 	}
 }
 
-// TestTypeScriptNeedsNodeThatStripsTypes pins the versions the check
-// skips TypeScript for.
-func TestTypeScriptNeedsNodeThatStripsTypes(t *testing.T) {
-	for version, skip := range map[string]bool{"v20.20.2": true, "v22.5.1": true, "v22.6.0": false, "v23.1.0": false, "v24.0.0": false, "weird": false} {
-		why := nodeStripsTypes(availabilityWithVersion(version))
-		if (why != "") != skip {
-			t.Errorf("node %s: skip reason %q, want skip=%v", version, why, skip)
+// TestTypeScriptCheckFollowsTheNodeVersion pins which program the
+// TypeScript check debugs: the .ts file itself where Node strips types
+// (22.6 on), tsc's output with its source map before.
+func TestTypeScriptCheckFollowsTheNodeVersion(t *testing.T) {
+	for version, compiled := range map[string]bool{"v20.20.2": true, "v22.5.1": true, "v22.6.0": false, "v23.1.0": false, "v24.0.0": false, "weird": false} {
+		v := probes["typescript"].variant(availabilityWithVersion(version))
+		if (v != nil) != compiled {
+			t.Errorf("node %s: compiled variant %v, want %v", version, v != nil, compiled)
+			continue
 		}
-		if skip && !strings.Contains(why, "tsx") {
-			t.Errorf("node %s: the reason should name the alternative: %q", version, why)
+		if v != nil && (v.program != "check.js" || v.source != "check.ts" || v.files["check.js.map"] == "") {
+			t.Errorf("node %s: the compiled check debugs check.js with a breakpoint in check.ts: %+v", version, v)
 		}
 	}
 }
