@@ -131,7 +131,22 @@ func (p *Process) Exited() bool {
 // its adapter exits first), and pinned with pidfds before any signal, so pid
 // reuse cannot redirect one. Everything gets SIGTERM (SIGKILL if the leader
 // is already gone), and whatever is alive after killGrace gets SIGKILL.
+//
+// Once the leader has been reaped its pid is free, and the kernel hands it
+// out again as soon as nothing uses it as a pid or a process group id: on
+// a busy machine (pid_max 32768 here) a later process, possibly another
+// session's program, then holds it, as leader of a group of its own. So a
+// reaped leader is never signalled by pid or group id; its group's members
+// (which keep the number reserved while they live) are pinned and
+// signalled through pidfds, and only if no process holds the pid again.
 func (p *Process) Kill() {
+	reaped := p.Exited()
+	if reaped && pidTaken(p.Pid()) {
+		// Reused: nothing of ours can be left in that group (the number
+		// was free, so the group had emptied), and its children are not
+		// ours.
+		return
+	}
 	var fds []int
 	for _, pid := range treeOf(p.Pid()) {
 		if fd, err := pidfdOpen(pid); err == nil {
@@ -139,11 +154,14 @@ func (p *Process) Kill() {
 		}
 	}
 	sig := syscall.SIGTERM
-	if p.Exited() {
+	if reaped {
 		sig = syscall.SIGKILL
+	} else {
+		// Not reaped yet, so the pid is still the leader's (it could be
+		// reaped and reused in between only by cycling through every pid).
+		_ = syscall.Kill(-p.Pid(), sig)
+		_ = syscall.Kill(p.Pid(), sig)
 	}
-	_ = syscall.Kill(-p.Pid(), sig)
-	_ = syscall.Kill(p.Pid(), sig)
 	for _, fd := range fds {
 		_ = pidfdSignal(fd, sig)
 	}
@@ -182,6 +200,13 @@ func KillAll() {
 		}()
 	}
 	wg.Wait()
+}
+
+// pidTaken reports whether some process or thread holds pid now (a zombie
+// included: its pid is not free either).
+func pidTaken(pid int) bool {
+	_, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid)))
+	return err == nil
 }
 
 // Alive reports whether a process with this pid exists and is not a zombie.

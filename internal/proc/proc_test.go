@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -108,5 +109,26 @@ func TestOutputPipesKeepOutputPastTheExit(t *testing.T) {
 	}
 	if errOut, err := io.ReadAll(stderr); err != nil || string(errOut) != "end" {
 		t.Fatalf("stderr after the exit: %q, %v", errOut, err)
+	}
+}
+
+// TestKillOfAReapedLeaderSparesTheProcessThatReusedItsPid: once a leader
+// has been reaped, its pid may belong to another process (on a busy
+// machine it soon does); Kill must not signal that one. The reuse is
+// staged: a reaped Process carrying the pid of a live group leader.
+func TestKillOfAReapedLeaderSparesTheProcessThatReusedItsPid(t *testing.T) {
+	other, child := startReporting(t, `sleep 300 & echo $!; wait`)
+	defer other.Kill()
+	reaped := &Process{cmd: &exec.Cmd{Process: &os.Process{Pid: other.Pid()}}, done: make(chan struct{}), exitCode: 0}
+	close(reaped.done)
+	reaped.Kill()
+	// Had Kill signalled the group, its SIGKILL would have ended both;
+	// other's own Kill below sends SIGTERM first, which the shell reports.
+	if !Alive(other.Pid()) || !Alive(child) {
+		t.Fatalf("Kill of a reaped process signalled the live process group %d that holds its pid now", other.Pid())
+	}
+	other.Kill()
+	if ws, ok := other.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("the live process should end by its own Kill's SIGTERM, not an earlier SIGKILL: %v", other.cmd.ProcessState)
 	}
 }
