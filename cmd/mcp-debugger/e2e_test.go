@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -250,7 +251,8 @@ func TestServerKilledLeavesNoProcess(t *testing.T) {
 	}
 	for _, pid := range kids {
 		if !proc.WaitGone(pid, 10*time.Second) {
-			t.Errorf("process %d outlived the killed server", pid)
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			t.Errorf("process %d (%s) outlived the killed server", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -233,4 +235,31 @@ func (r *probeRun) scopeHolding(ctx context.Context, frame int, name string) (in
 		}
 	}
 	return 0, nil
+}
+
+// CachedProbeProgram returns the probe program at bin (a path in the
+// user's cache whose directory names what it was built from), building it
+// when it is not there yet: build writes the program into the empty
+// directory it is given and returns the built file, which is then renamed
+// into place, so that a concurrent probe never runs a half-written one.
+func CachedProbeProgram(bin string, build func(dir string) (string, error)) (string, error) {
+	if IsExecutable(bin) {
+		return bin, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return "", fmt.Errorf("cache directory for the watchpoint probe: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(bin), "build")
+	if err != nil {
+		return "", fmt.Errorf("cache directory for the watchpoint probe: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	out, err := build(tmp)
+	if err != nil {
+		return "", fmt.Errorf("build the watchpoint probe program: %w", err)
+	}
+	if err := os.Rename(out, bin); err != nil {
+		return "", fmt.Errorf("store the watchpoint probe program: %w", err)
+	}
+	return bin, nil
 }

@@ -446,11 +446,7 @@ func wantNoDelveDataBreakpoints(t *testing.T, h *harness, id string) {
 func TestGoDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 	t.Setenv(adapter.WatchpointsEnv, "off")
 	h := newHarness(t)
-	id := h.sessionFor("go")
-	src := goProgram(t, "loop", "main.go")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
-	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	id := h.pausedBeforeTotalChanges("go", goProgram(t, "loop", "main.go"), goProgram(t, "loop"), 24)
 	if !delveOffersDataBreakpoints(t) {
 		wantNoDelveDataBreakpoints(t, h, id)
 		return
@@ -477,11 +473,7 @@ func TestGoDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 // break_on_change uses one (elsewhere the agent is told why not).
 func TestGoDataBreakpointStopsOnWrite(t *testing.T) {
 	h := newHarness(t)
-	id := h.sessionFor("go")
-	src := goProgram(t, "loop", "main.go")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 24})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")}), "breakpoint", 24)
-	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	id := h.pausedBeforeTotalChanges("go", goProgram(t, "loop", "main.go"), goProgram(t, "loop"), 24)
 	if !delveOffersDataBreakpoints(t) {
 		wantNoDelveDataBreakpoints(t, h, id)
 		return

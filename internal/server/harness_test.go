@@ -183,7 +183,7 @@ func (r result) outputText(key string) string {
 }
 
 // wantStop checks a snapshot's state, reason and line.
-func wantStop(t *testing.T, snap result, reason string, line int) {
+func wantStop(t testing.TB, snap result, reason string, line int) {
 	t.Helper()
 	if snap.str("state") != "paused" || snap.str("stopReason") != reason || snap.obj("location").num("line") != line {
 		t.Fatalf("want paused (%s) at line %d, got state=%s reason=%s location=%v message=%q",

@@ -51,6 +51,22 @@ func wantWatchpointsRefused(t *testing.T, h *harness, id string, st adapter.Watc
 	}
 }
 
+// pausedBeforeTotalChanges starts a session of language on program (src
+// holding the line, when not the program itself) paused at line, where
+// total is 0 and the next line's total += weigh(i, 3) writes it, with no
+// breakpoint left to interfere.
+func (h *harness) pausedBeforeTotalChanges(language, src, program string, line int) string {
+	h.t.Helper()
+	if program == "" {
+		program = src
+	}
+	id := h.sessionFor(language)
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
+	wantStop(h.t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program}), "breakpoint", line)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	return id
+}
+
 // stepsWithoutWatchpoints checks a break_on_change answer found by single
 // steps because data breakpoints are off.
 func stepsWithoutWatchpoints(t *testing.T, found result, from, to string, line int) {
@@ -70,11 +86,7 @@ func stepsWithoutWatchpoints(t *testing.T, found result, from, to string, line i
 func TestNativeDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 	t.Setenv(adapter.WatchpointsEnv, "off")
 	h := newHarness(t)
-	id := h.sessionFor("c")
-	src := nativeProgram(t, "c", "loop.c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 40)
-	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	id := h.pausedBeforeTotalChanges("c", nativeProgram(t, "c", "loop.c"), "", 40)
 
 	refused := h.fail("set_data_breakpoint", map[string]any{"sessionId": id, "expression": "total"}, adapter.WatchpointsEnv+"=off")
 	if msg := refused.str("error"); !strings.Contains(msg, "break_on_change") || !strings.Contains(refused.str("hint"), "break_on_change") {
@@ -93,11 +105,7 @@ func TestNativeDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 // told why not).
 func TestNativeBreakOnChangeByDataBreakpoint(t *testing.T) {
 	h := newHarness(t)
-	id := h.sessionFor("c")
-	src := nativeProgram(t, "c", "loop.c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 40)
-	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	id := h.pausedBeforeTotalChanges("c", nativeProgram(t, "c", "loop.c"), "", 40)
 	if st := hostWatchpoints(t); !st.Usable {
 		wantWatchpointsRefused(t, h, id, st, 40)
 		return
@@ -113,11 +121,7 @@ func TestNativeBreakOnChangeByDataBreakpoint(t *testing.T) {
 
 func TestNativeDataBreakpointStopsOnWrite(t *testing.T) {
 	h := newHarness(t)
-	id := h.sessionFor("c")
-	src := nativeProgram(t, "c", "loop.c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 40)
-	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	id := h.pausedBeforeTotalChanges("c", nativeProgram(t, "c", "loop.c"), "", 40)
 	if st := hostWatchpoints(t); !st.Usable {
 		wantWatchpointsRefused(t, h, id, st, 40)
 		return

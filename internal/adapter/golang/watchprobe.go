@@ -94,42 +94,28 @@ func probeBinary(ctx context.Context, goCmd, dlvVersion string) (string, error) 
 	}
 	sum := sha256.Sum256([]byte(probeSource + "\x00" + dlvVersion))
 	bin := filepath.Join(cache, "mcp-debugger", "go-watchpoint-probe", hex.EncodeToString(sum[:12]), "probe")
-	if adapter.IsExecutable(bin) {
-		return bin, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		return "", fmt.Errorf("cache directory for the watchpoint probe: %w", err)
-	}
-	// Build in a directory of its own and rename into place, so that a
-	// concurrent probe never runs a half-written binary.
-	tmp, err := os.MkdirTemp(filepath.Dir(bin), "build")
-	if err != nil {
-		return "", fmt.Errorf("cache directory for the watchpoint probe: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	for name, text := range map[string]string{"main.go": probeSource, "go.mod": probeGoMod} {
-		if err := os.WriteFile(filepath.Join(tmp, name), []byte(text), 0o644); err != nil {
-			return "", fmt.Errorf("write the watchpoint probe program: %w", err)
+	return adapter.CachedProbeProgram(bin, func(dir string) (string, error) {
+		for name, text := range map[string]string{"main.go": probeSource, "go.mod": probeGoMod} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				return "", err
+			}
 		}
-	}
-	out := filepath.Join(tmp, "probe")
-	// -N -l for the main package only: the standard library stays as the
-	// build cache has it.
-	cmd := exec.Command(goCmd, "build", "-gcflags=-N -l", "-o", out, ".")
-	cmd.Dir = tmp
-	// The user's GOFLAGS (-mod=vendor), go.work, cross-compilation
-	// settings or toolchain switching must not reach this build, nor need
-	// cgo a C compiler.
-	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOOS=", "GOARCH=", "GO111MODULE=on")
-	var msg bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &msg, &msg
-	if err := runBounded(ctx, cmd, probeBuildLimit); err != nil {
-		return "", fmt.Errorf("build the watchpoint probe program: %w: %s", err, strings.TrimSpace(msg.String()))
-	}
-	if err := os.Rename(out, bin); err != nil {
-		return "", fmt.Errorf("store the watchpoint probe program: %w", err)
-	}
-	return bin, nil
+		out := filepath.Join(dir, "probe")
+		// -N -l for the main package only: the standard library stays as
+		// the build cache has it.
+		cmd := exec.Command(goCmd, "build", "-gcflags=-N -l", "-o", out, ".")
+		cmd.Dir = dir
+		// The user's GOFLAGS (-mod=vendor), go.work, cross-compilation
+		// settings or toolchain switching must not reach this build, nor
+		// need cgo a C compiler.
+		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOOS=", "GOARCH=", "GO111MODULE=on")
+		var msg bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &msg, &msg
+		if err := runBounded(ctx, cmd, probeBuildLimit); err != nil {
+			return "", fmt.Errorf("%w: %s", err, strings.TrimSpace(msg.String()))
+		}
+		return out, nil
+	})
 }
 
 // runBounded runs cmd in its own process group, killed with everything it

@@ -96,39 +96,25 @@ func probeBinary(ctx context.Context) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(probeSource))
 	bin := filepath.Join(root, "watchpoint-probe", hex.EncodeToString(sum[:12]), "probe")
-	if adapter.IsExecutable(bin) {
-		return bin, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		return "", fmt.Errorf("cache directory for the watchpoint probe: %w", err)
-	}
-	// Build in a directory of its own and rename into place, so that a
-	// concurrent probe never runs a half-written binary.
-	tmp, err := os.MkdirTemp(filepath.Dir(bin), "build")
-	if err != nil {
-		return "", fmt.Errorf("cache directory for the watchpoint probe: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	src := filepath.Join(tmp, "probe.c")
-	if err := os.WriteFile(src, []byte(probeSource), 0o644); err != nil {
-		return "", fmt.Errorf("write the watchpoint probe program: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, probeCompileTimeout)
-	defer cancel()
-	out := filepath.Join(tmp, "probe")
-	var errs []error
-	for _, flags := range probeFlags {
-		msg, err := runTool(ctx, tmp, "cc", append(slices.Clone(flags), "-o", out, src)...)
-		if err == nil {
-			if err := os.Rename(out, bin); err != nil {
-				return "", fmt.Errorf("store the watchpoint probe program: %w", err)
+	return adapter.CachedProbeProgram(bin, func(dir string) (string, error) {
+		src := filepath.Join(dir, "probe.c")
+		if err := os.WriteFile(src, []byte(probeSource), 0o644); err != nil {
+			return "", err
+		}
+		ctx, cancel := context.WithTimeout(ctx, probeCompileTimeout)
+		defer cancel()
+		out := filepath.Join(dir, "probe")
+		var errs []error
+		for _, flags := range probeFlags {
+			msg, err := runTool(ctx, dir, "cc", append(slices.Clone(flags), "-o", out, src)...)
+			if err == nil {
+				return out, nil
 			}
-			return bin, nil
+			errs = append(errs, fmt.Errorf("cc %s: %w: %s", strings.Join(flags, " "), err, msg))
+			if ctx.Err() != nil {
+				break
+			}
 		}
-		errs = append(errs, fmt.Errorf("cc %s: %w: %s", strings.Join(flags, " "), err, msg))
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return "", fmt.Errorf("build the watchpoint probe program: %w", errors.Join(errs...))
+		return "", errors.Join(errs...)
+	})
 }
