@@ -49,6 +49,15 @@ type wake struct {
 
 // build assembles the state for the chosen session (the newest one when
 // none is chosen, or the chosen one is gone).
+//
+// It shows every session whoever owns it, unlike the MCP paths (tools and
+// resources, see Server.checkOwner): the page is the view of the person
+// who runs the server, and a page request names no MCP client to check.
+// What guards it is the server's credential (the bearer token beyond
+// loopback, being on this machine on loopback). That credential is also
+// what every MCP client connects with, so a client that makes its own
+// HTTP requests to /api/state can read the others' sessions here: closing
+// that needs a credential for the page that the clients are not given.
 func (h *Handler) build(ctx context.Context, chosen string) (pageState, wake) {
 	var wk wake
 	st := pageState{Time: time.Now(), Version: server.Version, Control: h.cfg.AllowHumanControl, Sessions: []sessionSummary{}}

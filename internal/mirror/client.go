@@ -18,10 +18,18 @@ import (
 // requestTimeout bounds the work for one request from an IDE.
 const requestTimeout = 10 * time.Second
 
+// attachTimeout bounds how long a connection may stay open without
+// attaching with the token, so that idle strangers do not pile up.
+const attachTimeout = time.Minute
+
 // client is one IDE attached to the mirror.
 type client struct {
 	m    *Mirror
 	conn net.Conn
+
+	// attached is set once the IDE attached with the token; only serve's
+	// goroutine touches it.
+	attached bool
 
 	writeMu sync.Mutex
 	seq     int
@@ -50,6 +58,7 @@ func (c *client) serve() {
 	defer c.wg.Wait()
 	defer c.cancel()
 	defer c.conn.Close()
+	_ = c.conn.SetReadDeadline(time.Now().Add(attachTimeout))
 	r := bufio.NewReader(c.conn)
 	for {
 		body, err := dap.ReadFrame(r)
@@ -66,8 +75,31 @@ func (c *client) serve() {
 	}
 }
 
+var errNoToken = fmt.Errorf("this mirror needs its token: attach with the launch configuration expose_session returned (its %q field)", TokenField)
+
+// admit lets a request through once the IDE has attached with the token;
+// before that, only initialize, which IDEs send first and without custom
+// fields, is answered. Anything else is refused and the connection
+// closed: false.
+func (c *client) admit(req request) bool {
+	switch {
+	case c.attached || req.Command == "initialize":
+		return true
+	case (req.Command == "attach" || req.Command == "launch") && c.m.tokenIn(req.Arguments):
+		c.attached = true
+		_ = c.conn.SetReadDeadline(time.Time{})
+		return true
+	}
+	c.m.log.Warn("refused a DAP connection without the mirror's token", "command", req.Command, "remote", c.conn.RemoteAddr().String())
+	c.respond(req, nil, errNoToken)
+	return false
+}
+
 // handle answers one request; false ends the connection.
 func (c *client) handle(req request) bool {
+	if !c.admit(req) {
+		return false
+	}
 	ctx, cancel := context.WithTimeout(c.ctx, requestTimeout)
 	defer cancel()
 	switch req.Command {

@@ -5,10 +5,21 @@
 // stop and relays the session's changes as events. It is read-only unless
 // control is allowed; even then it never sets breakpoints, which remain
 // the agent's.
+//
+// A loopback port is open to every process on the machine, so each mirror
+// has its own token: an IDE must attach (or launch) with it in the
+// arguments, under TokenField, before it is answered anything but
+// initialize. DAP has no authentication of its own, and IDEs send the
+// attach configuration's fields, custom ones included, as the attach
+// request's arguments, while initialize carries only fixed ones.
 package mirror
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -25,12 +36,17 @@ type Options struct {
 	Logger       *slog.Logger
 }
 
+// TokenField names the attach (or launch) argument that carries the
+// mirror's token.
+const TokenField = "mcpDebuggerToken"
+
 // Mirror is one session served over DAP.
 type Mirror struct {
-	sess *session.Session
-	opts Options
-	log  *slog.Logger
-	ln   net.Listener
+	sess  *session.Session
+	opts  Options
+	log   *slog.Logger
+	ln    net.Listener
+	token string
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -42,6 +58,10 @@ type Mirror struct {
 
 // Start listens on a free loopback port and serves sess until Close.
 func Start(sess *session.Session, opts Options) (*Mirror, error) {
+	var secret [32]byte
+	if _, err := rand.Read(secret[:]); err != nil {
+		return nil, fmt.Errorf("mirror of session %s: generating its token: %w", sess.ID, err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("mirror of session %s: listen: %w", sess.ID, err)
@@ -56,6 +76,7 @@ func Start(sess *session.Session, opts Options) (*Mirror, error) {
 		opts:    opts,
 		log:     log.With("mirror", sess.ID),
 		ln:      ln,
+		token:   base64.RawURLEncoding.EncodeToString(secret[:]),
 		ctx:     ctx,
 		cancel:  cancel,
 		clients: map[*client]struct{}{},
@@ -67,6 +88,19 @@ func Start(sess *session.Session, opts Options) (*Mirror, error) {
 
 // Port is the TCP port the mirror listens on.
 func (m *Mirror) Port() int { return m.ln.Addr().(*net.TCPAddr).Port }
+
+// Token is the secret an IDE must attach with, under TokenField.
+func (m *Mirror) Token() string { return m.token }
+
+// tokenIn reports whether a request's arguments carry the mirror's token.
+func (m *Mirror) tokenIn(args json.RawMessage) bool {
+	var a map[string]json.RawMessage
+	var got string
+	if json.Unmarshal(args, &a) != nil || json.Unmarshal(a[TokenField], &got) != nil {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(m.token)) == 1
+}
 
 // AllowsControl reports whether attached clients may drive the session.
 func (m *Mirror) AllowsControl() bool { return m.opts.AllowControl }

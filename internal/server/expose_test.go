@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-dap"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/mirror"
 )
 
 // ide is our own DAP client attached to a session's mirror, as VS Code
@@ -20,7 +21,23 @@ type ide struct {
 	c *dapc.Client
 }
 
-func attachIDE(t *testing.T, port int) *ide {
+// attachIDE attaches to the mirror expose_session returned, sending its
+// launch configuration as the attach arguments, as VS Code does.
+func attachIDE(t *testing.T, exposed result) *ide {
+	t.Helper()
+	d := dialMirror(t, exposed.num("port"))
+	if err := d.call("initialize", map[string]any{"adapterID": "mcp-debugger", "clientID": "test-ide"}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	d.event("initialized")
+	if err := d.call("attach", map[string]any(exposed.obj("launchConfig")), nil); err != nil {
+		t.Fatalf("attach with the launch configuration: %v", err)
+	}
+	d.call("configurationDone", nil, nil)
+	return d
+}
+
+func dialMirror(t *testing.T, port int) *ide {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 5*time.Second)
 	if err != nil {
@@ -28,12 +45,7 @@ func attachIDE(t *testing.T, port int) *ide {
 	}
 	c := dapc.NewClient(conn, dapc.Options{})
 	t.Cleanup(func() { c.Close() })
-	d := &ide{t: t, c: c}
-	d.call("initialize", map[string]any{"adapterID": "mcp-debugger", "clientID": "test-ide"}, nil)
-	d.event("initialized")
-	d.call("attach", map[string]any{}, nil)
-	d.call("configurationDone", nil, nil)
-	return d
+	return &ide{t: t, c: c}
 }
 
 func (d *ide) call(command string, args, body any) error {
@@ -85,7 +97,7 @@ func TestMirrorReplaysTheStopAndFollows(t *testing.T) {
 	if ex["readOnly"] != true || cfg.num("debugServer") != ex.num("port") || cfg.str("request") != "attach" {
 		t.Fatalf("expose_session: %v", ex)
 	}
-	d := attachIDE(t, ex.num("port"))
+	d := attachIDE(t, ex)
 	var stopped dap.StoppedEventBody
 	if err := json.Unmarshal(d.event("stopped"), &stopped); err != nil || stopped.Reason != "breakpoint" {
 		t.Fatalf("replayed stop: %+v %v", stopped, err)
@@ -143,6 +155,60 @@ func waitClosed(c *dapc.Client) <-chan struct{} {
 	return done
 }
 
+// Any local process can reach the mirror's port: one that does not attach
+// with the exposure's token is refused and disconnected, and drives
+// nothing, even with allowControl.
+func TestMirrorRequiresItsToken(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 12)
+	ex := h.ok("expose_session", map[string]any{"sessionId": id, "allowControl": true})
+	token := ex.obj("launchConfig").str(mirror.TokenField)
+	if token == "" {
+		t.Fatalf("the launch configuration carries no %s: %v", mirror.TokenField, ex)
+	}
+	if other := h.ok("expose_session", map[string]any{"sessionId": h.session()}).obj("launchConfig").str(mirror.TokenField); other == token {
+		t.Fatal("two exposures share a token")
+	}
+
+	for _, c := range []struct {
+		name  string
+		calls [][2]any // command, arguments
+	}{
+		{"no attach, straight to continue", [][2]any{{"continue", map[string]any{"threadId": 1}}}},
+		{"initialize, then continue without attaching", [][2]any{{"initialize", map[string]any{"adapterID": "x"}}, {"continue", map[string]any{"threadId": 1}}}},
+		{"attach without the token", [][2]any{{"initialize", map[string]any{"adapterID": "x"}}, {"attach", map[string]any{"debugServer": ex.num("port")}}}},
+		{"attach with a wrong token", [][2]any{{"attach", map[string]any{mirror.TokenField: token + "x"}}}},
+	} {
+		d := dialMirror(t, ex.num("port"))
+		var err error
+		for _, call := range c.calls {
+			err = d.call(call[0].(string), call[1], nil)
+		}
+		if err == nil || !strings.Contains(err.Error(), "token") {
+			t.Fatalf("%s: %v, want a refusal naming the token", c.name, err)
+		}
+		select {
+		case <-waitClosed(d.c):
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the mirror kept the connection open", c.name)
+		}
+	}
+	// Nobody moved the program.
+	if snap := h.ok("wait_for_stop", map[string]any{"sessionId": id}); snap.obj("location").num("line") != 12 {
+		t.Fatalf("after the refused connections the program is at %v", snap["location"])
+	}
+
+	d := attachIDE(t, ex)
+	d.event("stopped")
+	if err := d.call("continue", map[string]any{"threadId": 1}, nil); err != nil {
+		t.Fatalf("continue with the token: %v", err)
+	}
+	d.event("stopped")
+}
+
 // With allowControl the IDE drives the session, and the agent sees it.
 func TestMirrorWithControl(t *testing.T) {
 	h := newHarness(t)
@@ -151,7 +217,7 @@ func TestMirrorWithControl(t *testing.T) {
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
 	ex := h.ok("expose_session", map[string]any{"sessionId": id, "allowControl": true})
-	d := attachIDE(t, ex.num("port"))
+	d := attachIDE(t, ex)
 	d.event("stopped")
 	var ev dap.EvaluateResponseBody
 	if err := d.call("evaluate", map[string]any{"expression": "i * 10"}, &ev); err != nil || ev.Result != "10" {
@@ -175,7 +241,7 @@ func TestMirrorPython(t *testing.T) {
 	prog := pythonProgram(t, "loop.py")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 16)
-	d := attachIDE(t, h.ok("expose_session", map[string]any{"sessionId": id}).num("port"))
+	d := attachIDE(t, h.ok("expose_session", map[string]any{"sessionId": id}))
 	var stopped dap.StoppedEventBody
 	if err := json.Unmarshal(d.event("stopped"), &stopped); err != nil {
 		t.Fatal(err)

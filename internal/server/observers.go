@@ -130,25 +130,38 @@ func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method
 // refuse returns the failure for a call by client on a debug session it
 // may not drive, nil when it may.
 func (s *Server) refuse(client, tool, sessionID string) *mcp.CallToolResult {
+	// Sharing stays the owner's decision, shared or not.
+	err := s.checkOwner(client, sessionID, tool == "share_debug_session")
+	if err == nil {
+		return nil
+	}
+	body, _ := json.Marshal(failure{Error: err.Error(), Hint: foreignHint})
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		StructuredContent: json.RawMessage(body),
+		IsError:           true,
+	}
+}
+
+// foreignHint is what a client refused another's session can do instead.
+const foreignHint = "list_debug_sessions shows every session; create_debug_session makes your own, or its owner can call share_debug_session"
+
+// checkOwner is the one ownership rule, for every MCP path to a session's
+// data (tools and resources): a client may use a debug session it created,
+// one nobody owns (created over stdio, whose one client has no id), and
+// one its owner shared, unless ownerOnly. The IDE mirror is reached
+// through expose_session, which passes here, and its per-exposure token.
+func (s *Server) checkOwner(client, sessionID string, ownerOnly bool) error {
 	if sessionID == "" || client == "" {
 		return nil
 	}
 	s.obs.mu.Lock()
 	o, ok := s.obs.owners[sessionID]
 	s.obs.mu.Unlock()
-	// Sharing stays the owner's decision, shared or not.
-	if !ok || o.client == "" || o.client == client || (o.shared && tool != "share_debug_session") {
+	if !ok || o.client == "" || o.client == client || (o.shared && !ownerOnly) {
 		return nil
 	}
-	body, _ := json.Marshal(failure{
-		Error: fmt.Sprintf("debug session %s belongs to another client; only the client that created it can use it", sessionID),
-		Hint:  "list_debug_sessions shows every session; create_debug_session makes your own, or its owner can call share_debug_session",
-	})
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		StructuredContent: json.RawMessage(body),
-		IsError:           true,
-	}
+	return fmt.Errorf("debug session %s belongs to another client; only the client that created it can use it", sessionID)
 }
 
 // clientGone closes the debug sessions of a client whose MCP session has

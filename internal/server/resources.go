@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +32,15 @@ func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*m
 	sess, err := s.sessions.Get(id)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	client := ""
+	if req.Session != nil {
+		client = req.Session.ID()
+	}
+	// The same rule as get_output: another client's output is not ours to
+	// read. Not "not found": list_debug_sessions shows the session exists.
+	if err := s.checkOwner(client, id, false); err != nil {
+		return nil, fmt.Errorf("read %s: %w (%s)", uri, err, foreignHint)
 	}
 	page := sess.Output().Since(0, 0)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: outputText(page.Entries)}}}, nil

@@ -23,7 +23,7 @@ type exposeResult struct {
 	Host         string         `json:"host"`
 	Port         int            `json:"port"`
 	ReadOnly     bool           `json:"readOnly"`
-	LaunchConfig map[string]any `json:"launchConfig" jsonschema:"a launch.json configuration that attaches VS Code to the mirror"`
+	LaunchConfig map[string]any `json:"launchConfig" jsonschema:"a launch.json configuration that attaches VS Code to the mirror; it carries the mirror's token, which the IDE sends when it attaches"`
 }
 
 type shareArgs struct {
@@ -77,7 +77,7 @@ func (s *Server) exposeSession(_ context.Context, a *exposeArgs) (*exposeResult,
 	}
 	return &exposeResult{
 		Success:  true,
-		Message:  fmt.Sprintf("Session %s is served over DAP on 127.0.0.1:%d (%s). Attach with the launch configuration; the current stop is shown at once.", sess.ID, port, mode),
+		Message:  fmt.Sprintf("Session %s is served over DAP on 127.0.0.1:%d (%s). Attach with the launch configuration, which carries the mirror's token (%s); the current stop is shown at once.", sess.ID, port, mode, mirror.TokenField),
 		Host:     "127.0.0.1",
 		Port:     port,
 		ReadOnly: !ex.m.AllowsControl(),
@@ -86,6 +86,10 @@ func (s *Server) exposeSession(_ context.Context, a *exposeArgs) (*exposeResult,
 			"type":        launchType(sess.Language.ID),
 			"request":     "attach",
 			"debugServer": port,
+			// VS Code and nvim-dap send the configuration's fields as the
+			// attach request's arguments: that is how the token reaches
+			// the mirror.
+			mirror.TokenField: ex.m.Token(),
 		},
 	}, nil
 }
