@@ -267,3 +267,112 @@ func cutValue(s string, n int) string {
 	v, _ := session.Cut(s, n)
 	return v
 }
+
+// maxErrorBytes bounds a failure's error text. Errors quote the agent's
+// input (session.Brief) and the adapter's answer, which may repeat that
+// input whole; this keeps every failure small whatever either says.
+const maxErrorBytes = 1000
+
+// cutError shortens an error message to maxErrorBytes, saying how long it
+// was.
+func cutError(msg string) string {
+	if len(msg) <= maxErrorBytes {
+		return msg
+	}
+	return fmt.Sprintf("%s (%d bytes)", cutValue(msg, maxErrorBytes), len(msg))
+}
+
+// watchQuoteLimit bounds the expression, value and error of a watch as
+// add_watch and list_watches echo them: the agent wrote the expression,
+// and snapshots and evaluate_expression show values in full.
+const watchQuoteLimit = 300
+
+// briefWatch shortens what a watch answer repeats. The watch itself keeps
+// its whole expression; remove_watch takes its id.
+func briefWatch(w session.WatchValue) session.WatchValue {
+	w.Expression = session.Brief(w.Expression)
+	if len(w.Value) > watchQuoteLimit {
+		w.Value, w.Truncated = cutValue(w.Value, watchQuoteLimit), true
+	}
+	w.Error = cutValue(w.Error, watchQuoteLimit)
+	return w
+}
+
+// noteReserve is room kept for the budget note itself when a list is cut
+// to fit.
+const noteReserve = 300
+
+// fit cuts a get_output page to maxBytes: entries from the end first (the
+// cursor then points before them, so the next call reads them), then, when
+// one entry alone is too big, its text.
+func (res *outputResult) fit(maxBytes int) {
+	// Sizing entry by entry stops at the first that does not fit: a page
+	// of megabytes is not encoded whole.
+	entries := res.Entries
+	res.Entries = nil // to size the rest of the answer
+	if fitting(entries, maxBytes-sizeOf(res)) == len(entries) {
+		res.Entries = entries
+		return
+	}
+	note := &budgetNote{MaxBytes: maxBytes}
+	res.Budget = note
+	limit := maxBytes - noteReserve
+	n := len(entries)
+	room := limit - sizeOf(res)
+	res.Entries = entries[:max(1, fitting(entries, room))]
+	if len(res.Entries) < n {
+		res.NextSince, res.HasMore = res.Entries[len(res.Entries)-1].Seq, true
+		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d entries left out: get_output with since=%d reads them", n-len(res.Entries), n, res.NextSince))
+	}
+	if sizeOf(res) <= maxBytes {
+		return
+	}
+	limit -= noteReserve
+	e := &res.Entries[0]
+	text := e.Output
+	// JSON escaping makes the text up to six times longer than its bytes:
+	// search for the longest prefix that fits.
+	keep, lo, hi := 0, 0, min(len(text), limit)
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if e.Output = cutValue(text, mid); sizeOf(res) <= limit {
+			keep, lo = mid, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	e.Output = cutValue(text, keep)
+	note.LeftOut = append(note.LeftOut, fmt.Sprintf("entry %d cut to its first %d of %d bytes: get_output with since=%d and a larger maxBytes reads it whole", e.Seq, keep, len(text), e.Seq-1))
+}
+
+// fit cuts a list_threads page to maxBytes, threads from the end first, and
+// says where the next page starts.
+func (res *threadsResult) fit(maxBytes int) {
+	if sizeOf(res) <= maxBytes {
+		return
+	}
+	asked := len(res.Threads)
+	threads := res.Threads
+	res.Threads = nil // to size the rest of the answer
+	room := maxBytes - noteReserve - sizeOf(res)
+	res.Threads = threads[:fitting(threads, room)]
+	res.Count = len(res.Threads)
+	next := res.Start + res.Count
+	res.Budget = &budgetNote{MaxBytes: maxBytes, LeftOut: []string{
+		fmt.Sprintf("%d of the %d threads asked for left out (%d listed by the adapter): list_threads with start=%d reads on", asked-res.Count, asked, res.Total, next),
+	}}
+}
+
+// fitting says how many items from the start of a list fit in room bytes of
+// JSON. It sizes each item once: cutting a long list by re-encoding the
+// whole answer per dropped item takes seconds.
+func fitting[T any](items []T, room int) int {
+	used := 0
+	for i, item := range items {
+		used += sizeOf(item) + 1 // the comma
+		if used > room {
+			return i
+		}
+	}
+	return len(items)
+}

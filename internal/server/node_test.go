@@ -350,8 +350,9 @@ func TestNodeOutputNoLineLost(t *testing.T) {
 	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
 		t.Fatalf("end: %v", end)
 	}
-	// Read once, right after the end: all output comes before it.
-	page := h.ok("get_output", map[string]any{"sessionId": id, "limit": 1000})
+	// Read once, right after the end: all output comes before it (a
+	// maxBytes above the default 8000 lets all 400 lines into one answer).
+	page := h.ok("get_output", map[string]any{"sessionId": id, "limit": 1000, "maxBytes": 100000})
 	var stdout, stderr strings.Builder
 	for _, e := range page.list("entries") {
 		switch e.str("category") {

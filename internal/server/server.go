@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -60,6 +61,10 @@ func New(opts Options) *Server {
 		sessions: session.NewManager(log),
 		log:      log,
 		cwd:      cwd,
+	}
+	// A server killed with SIGKILL leaves its temporary directories behind.
+	for _, dir := range proc.SweepTempDirs() {
+		log.Info("removed the temporary directory of a server that is gone", "dir", dir)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "mcp-debugger", Title: "mcp-debugger", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -236,7 +241,7 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest, tool string) co
 // failureOf shapes an error, adding the session's state when the call
 // named a session, so the agent sees where it stands.
 func (s *Server) failureOf(err error, args any) failure {
-	f := failure{Success: false, Error: err.Error()}
+	f := failure{Success: false, Error: cutError(err.Error())}
 	var se *session.Error
 	if errors.As(err, &se) {
 		f.Hint = se.Hint

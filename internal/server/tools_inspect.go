@@ -11,10 +11,23 @@ type threadInfo struct {
 	Name string `json:"name"`
 }
 
+type threadsArgs struct {
+	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	Start     Int    `json:"start,omitempty" jsonschema:"first thread to list (0-based), for paging long lists"`
+	Count     Int    `json:"count,omitempty" jsonschema:"at most this many threads (default: as many as maxBytes allows)"`
+	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); budget says what was left out and where the next page starts"`
+}
+
 type threadsResult struct {
 	Success bool         `json:"success"`
 	Threads []threadInfo `json:"threads"`
-	Count   int          `json:"count"`
+	// Count is how many threads this answer lists, Total how many the
+	// adapter listed (Delve stops at 1024 goroutines), Start the index of
+	// the first one here.
+	Count  int         `json:"count"`
+	Total  int         `json:"total"`
+	Start  int         `json:"start"`
+	Budget *budgetNote `json:"budget,omitempty"`
 }
 
 type stackArgs struct {
@@ -122,6 +135,7 @@ type outputArgs struct {
 	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
 	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for output when there is none after since yet (default 0, max 30000): e.g. until a server prints that it is listening"`
+	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000): later entries are left for the next call (hasMore, nextSince) and budget says so"`
 }
 
 type outputResult struct {
@@ -130,6 +144,7 @@ type outputResult struct {
 	NextSince uint64                `json:"nextSince"`
 	HasMore   bool                  `json:"hasMore"`
 	Dropped   uint64                `json:"dropped"`
+	Budget    *budgetNote           `json:"budget,omitempty"`
 }
 
 func (s *Server) addInspectTools() {
@@ -143,20 +158,29 @@ func (s *Server) addInspectTools() {
 	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since.", s.getOutput)
 }
 
-func (s *Server) listThreads(ctx context.Context, a *sessionIDArgs) (*threadsResult, error) {
+func (s *Server) listThreads(ctx context.Context, a *threadsArgs) (*threadsResult, error) {
 	sess, err := s.session(a.SessionID)
 	if err != nil {
 		return nil, err
+	}
+	if a.Start < 0 || a.Count < 0 {
+		return nil, userError("pass start (0-based) and count as whole numbers of 0 or more", "start and count must not be negative")
 	}
 	threads, err := sess.Threads(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res := &threadsResult{Success: true, Threads: []threadInfo{}}
-	for _, t := range threads {
-		res.Threads = append(res.Threads, threadInfo{ID: t.Id, Name: t.Name})
+	start := min(int(a.Start), len(threads))
+	page := threads[start:]
+	if a.Count > 0 && int(a.Count) < len(page) {
+		page = page[:a.Count]
+	}
+	res := &threadsResult{Success: true, Threads: make([]threadInfo, 0, len(page)), Total: len(threads), Start: start}
+	for _, t := range page {
+		res.Threads = append(res.Threads, threadInfo{ID: t.Id, Name: cutValue(t.Name, 200)})
 	}
 	res.Count = len(res.Threads)
+	res.fit(budgetOf(a.MaxBytes))
 	return res, nil
 }
 
@@ -292,7 +316,9 @@ func (s *Server) getOutput(ctx context.Context, a *outputArgs) (*outputResult, e
 	if entries == nil {
 		entries = []session.OutputEntry{}
 	}
-	return &outputResult{Success: true, Entries: entries, NextSince: page.NextSince, HasMore: page.HasMore, Dropped: page.Dropped}, nil
+	res := &outputResult{Success: true, Entries: entries, NextSince: page.NextSince, HasMore: page.HasMore, Dropped: page.Dropped}
+	res.fit(budgetOf(a.MaxBytes))
+	return res, nil
 }
 
 // outputText renders output entries for the resource.

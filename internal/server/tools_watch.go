@@ -48,6 +48,7 @@ func (s *Server) addWatch(ctx context.Context, a *addWatchArgs) (*watchResult, e
 	if err != nil {
 		return nil, err
 	}
+	v = briefWatch(v)
 	msg := fmt.Sprintf("Watching %s (watch %d); every stop snapshot shows it.", v.Expression, v.ID)
 	switch {
 	case v.Error != "":
@@ -70,7 +71,8 @@ func (s *Server) removeWatch(_ context.Context, a *removeWatchArgs) (*watchResul
 	if err != nil {
 		return nil, err
 	}
-	return &watchResult{Success: true, Message: fmt.Sprintf("Removed watch %d (%s).", w.ID, w.Expression), Watch: session.WatchValue{ID: w.ID, Expression: w.Expression}}, nil
+	brief := session.Brief(w.Expression)
+	return &watchResult{Success: true, Message: fmt.Sprintf("Removed watch %d (%s).", w.ID, brief), Watch: session.WatchValue{ID: w.ID, Expression: brief}}, nil
 }
 
 func (s *Server) listWatches(ctx context.Context, a *sessionIDArgs) (*listWatchesResult, error) {
@@ -84,6 +86,9 @@ func (s *Server) listWatches(ctx context.Context, a *sessionIDArgs) (*listWatche
 		for i, w := range watches {
 			values[i] = session.WatchValue{ID: w.ID, Expression: w.Expression}
 		}
+	}
+	for i := range values {
+		values[i] = briefWatch(values[i])
 	}
 	msg := fmt.Sprintf("%d watches.", len(values))
 	if sess.State() != session.StatePaused && len(values) > 0 {

@@ -320,7 +320,7 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	}
 	var body dap.EvaluateResponseBody
 	if err := r.call(ctx, "evaluate", args, &body); err != nil {
-		return nil, adapterError(fmt.Sprintf("evaluate %q", expression), err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the session is unchanged")
+		return nil, adapterError(fmt.Sprintf("evaluate %q", Brief(expression)), err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the session is unchanged")
 	}
 	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)
 	return &EvalResult{Result: value, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: truncated, Masked: masked}, nil

@@ -43,7 +43,7 @@ func (s *Session) SetVariable(ctx context.Context, req SetVariableRequest) (*Var
 			frame = st.frames[st.top].Id
 		}
 		if ref = s.scopeHolding(ctx, r, st, frame, req.Name); ref == 0 {
-			return nil, errorf("get_local_variables lists the frame's variables; for a member, pass variablesReference of its parent", "no variable %q in this frame's scopes", req.Name)
+			return nil, errorf("get_local_variables lists the frame's variables; for a member, pass variablesReference of its parent", "no variable %q in this frame's scopes", Brief(req.Name))
 		}
 	}
 	old, known := "", false

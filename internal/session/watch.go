@@ -47,7 +47,7 @@ func (s *Session) AddWatch(ctx context.Context, expression string) (WatchValue, 
 	for _, w := range s.watches {
 		if w.Expression == expression {
 			s.mu.Unlock()
-			return WatchValue{}, errorf("list_watches shows the watches; remove_watch removes one", "%q is already watched (watch %d)", expression, w.ID)
+			return WatchValue{}, errorf("list_watches shows the watches; remove_watch removes one", "%q is already watched (watch %d)", Brief(expression), w.ID)
 		}
 	}
 	if len(s.watches) >= maxWatches {
@@ -92,7 +92,7 @@ func watchName(id int, expression string) string {
 	if id != 0 {
 		return fmt.Sprint(id)
 	}
-	return fmt.Sprintf("%q", expression)
+	return fmt.Sprintf("%q", Brief(expression))
 }
 
 // Watches returns the watches, with their values in the current stop's top

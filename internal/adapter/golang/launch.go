@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 const (
@@ -47,7 +48,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	var tmp string
 	if cfg.DryRun {
 		tmp = filepath.Join(os.TempDir(), "mcp-debugger-go-"+randomSuffix())
-	} else if tmp, err = os.MkdirTemp("", "mcp-debugger-go-"); err != nil {
+	} else if tmp, err = proc.MkdirTemp("go"); err != nil {
 		return nil, fmt.Errorf("temporary directory for the Go build: %w", err)
 	}
 	args := launchArguments(cfg, mode, program, filepath.Join(tmp, "debug.bin"))

@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 //go:embed scripts/deps.py
@@ -117,7 +119,7 @@ func runDeps(ctx context.Context, prog, host *interpreter, s search, scripts str
 // linkDir makes a directory holding only symlinks to debugpy and the
 // borrowed modules, for the program's PYTHONPATH. The caller removes it.
 func linkDir(debugpyDir string, modules []string) (string, error) {
-	dir, err := os.MkdirTemp("", "mcp-debugger-debugpy-")
+	dir, err := proc.MkdirTemp("debugpy")
 	if err != nil {
 		return "", fmt.Errorf("debugpy import directory: %w", err)
 	}

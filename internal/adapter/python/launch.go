@@ -227,7 +227,7 @@ func scriptsDir(cleanups *[]func()) (string, error) {
 			return dir, nil
 		}
 	}
-	tmp, err := os.MkdirTemp("", "mcp-debugger-scripts-")
+	tmp, err := proc.MkdirTemp("scripts")
 	if err != nil {
 		return "", fmt.Errorf("debugpy scripts: %w", err)
 	}
