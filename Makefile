@@ -39,6 +39,7 @@ bench: adapters build
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadFrame -fuzztime 60s ./internal/dap/
 	$(GO) test -run '^$$' -fuzz FuzzDecodePacket -fuzztime 60s ./internal/jdwp/
+	$(GO) test -run '^$$' -fuzz FuzzLineFraming -fuzztime 60s ./internal/stdio/
 
 clean:
 	rm -rf bin

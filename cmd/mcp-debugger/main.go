@@ -34,7 +34,7 @@ import (
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/ruby"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/server"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcp-debugger/mcp-debugger/internal/stdio"
 )
 
 // version is set with -ldflags "-X main.version=…"; otherwise the module
@@ -139,7 +139,10 @@ func serveStdio(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	srv := server.New(server.Options{Logger: log})
-	err := srv.MCP().Run(ctx, &mcp.StdioTransport{})
+	// Our transport, not the SDK's: a malformed line is answered with a
+	// JSON-RPC error and skipped, where the SDK's would end the server and
+	// every debug session.
+	err := srv.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout, Log: log})
 	// Whatever ended the server (stdin closed, a signal), no debug adapter
 	// or debuggee survives it.
 	srv.Close()

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -201,7 +202,7 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 		}
 		if callErr == nil {
 			var res *Out
-			res, callErr = h(withProgress(ctx, req, name), args)
+			res, callErr = guard(s, name, func() (*Out, error) { return h(withProgress(ctx, req, name), args) })
 			result = res
 		}
 		if callErr != nil {
@@ -218,6 +219,20 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 			IsError:           callErr != nil,
 		}, nil
 	})
+}
+
+// guard runs a tool handler; a panic in it becomes the call's error (its
+// stack logged at error level), so one bug fails one call instead of ending
+// the server and every debug session it holds.
+func guard[Out any](s *Server, name string, h func() (*Out, error)) (res *Out, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("tool handler panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, userError("this is a bug in mcp-debugger (the log has the stack); the server is still running and other calls work",
+				"internal error in %s: %v", name, r)
+		}
+	}()
+	return h()
 }
 
 // withProgress makes waits for a stop report MCP progress when the client

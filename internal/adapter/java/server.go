@@ -158,7 +158,7 @@ func (s *server) dispatch(req *request) {
 		err = fmt.Errorf("%s before initialize", req.Command)
 	default:
 		ctx, cancel := context.WithTimeout(s.ctx, requestTimeout)
-		body, err = h(s, ctx, req)
+		body, err = s.Handle(req, func() (any, error) { return h(s, ctx, req) })
 		cancel()
 		if a, ok := body.(afterReply); ok {
 			body, after = a.body, a.then

@@ -205,7 +205,7 @@ func (s *server) dispatch(req *request) {
 	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
 		err = fmt.Errorf("%s before initialize: the first request must be initialize", req.Command)
 	default:
-		body, err = h(s, req)
+		body, err = s.Handle(req, func() (any, error) { return h(s, req) })
 	}
 	switch {
 	case errors.Is(err, errDeferred):

@@ -167,7 +167,7 @@ func (s *server) dispatch(req *request) {
 	case !s.started && needsProgram[req.Command]:
 		err = fmt.Errorf("%s before launch or attach", req.Command)
 	default:
-		body, err = h(s, req)
+		body, err = s.Handle(req, func() (any, error) { return h(s, req) })
 	}
 	if err != nil {
 		s.Fail(req, err.Error())
