@@ -7,10 +7,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	godap "github.com/google/go-dap"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -114,21 +114,19 @@ func (s *server) stackTrace(ctx context.Context, req *request) (any, error) {
 func (s *server) describeFrames(ctx context.Context, ids []int, frames []jdwp.Frame) []godap.StackFrame {
 	out := make([]godap.StackFrame, len(frames))
 	sem := make(chan struct{}, renderParallel)
-	var wg sync.WaitGroup
+	var w dap.Workers
 	for i, f := range frames {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
+		w.Go(func() {
 			defer func() { <-sem }()
 			id := 0
 			if ids != nil {
 				id = ids[i]
 			}
 			out[i] = s.describeFrame(ctx, id, f.Location)
-		}()
+		})
 	}
-	wg.Wait()
+	w.Wait()
 	return out
 }
 
@@ -238,21 +236,19 @@ var errNoDebugInfo = errors.New("no local variable information: the class was co
 func (s *server) frameLocals(ctx context.Context, thread jdwp.ObjectID, frame jdwp.FrameID, loc jdwp.Location) ([]localVar, error) {
 	// `this` is read while the other locals are (a static method has
 	// none), and always waited for.
-	thisc := make(chan jdwp.Value, 1)
+	var this jdwp.Value
+	var w dap.Workers
 	if m, ok := s.types.method(ctx, loc.Class, loc.Method); !ok || !m.Static() {
-		go func() {
-			this, err := s.vm.ThisObject(ctx, thread, frame)
-			if err != nil {
-				this = jdwp.Value{}
+		w.Go(func() {
+			if v, err := s.vm.ThisObject(ctx, thread, frame); err == nil {
+				this = v
 			}
-			thisc <- this
-		}()
-	} else {
-		thisc <- jdwp.Value{}
+		})
 	}
 	rest, err := s.slotLocals(ctx, thread, frame, loc)
+	w.Wait()
 	var out []localVar
-	if this := <-thisc; this.Object != 0 {
+	if this.Object != 0 {
 		out = append(out, localVar{name: "this", value: this})
 	}
 	return append(out, rest...), err
@@ -320,17 +316,15 @@ func (s *server) renderAll(ctx context.Context, thread jdwp.ObjectID, items []lo
 		return out
 	}
 	sem := make(chan struct{}, renderParallel)
-	var wg sync.WaitGroup
+	var w dap.Workers
 	for i, it := range items {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
+		w.Go(func() {
 			defer func() { <-sem }()
 			out[i] = s.variable(ctx, thread, it.name, it.value, it.sig)
-		}()
+		})
 	}
-	wg.Wait()
+	w.Wait()
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -100,14 +101,12 @@ func (s *server) boxedValue(ctx context.Context, o jdwp.ObjectID, class jdwp.Ref
 // VM answers one command at a time, but sending them together saves a
 // round trip each.
 func (s *server) warm(ctx context.Context, vals []jdwp.Value) {
-	var wg sync.WaitGroup
+	var w dap.Workers
 	for _, v := range vals {
 		if !v.IsObject() || v.Object == 0 {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		w.Go(func() {
 			if v.Tag == jdwp.TagString {
 				_, _ = s.stringValue(ctx, v.Object)
 				return
@@ -123,7 +122,7 @@ func (s *server) warm(ctx context.Context, vals []jdwp.Value) {
 			if boxed[s.types.className(ctx, class)] {
 				_, _ = s.boxedValue(ctx, v.Object, class)
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	w.Wait()
 }

@@ -3,8 +3,10 @@ package java
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"sync"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -100,6 +102,15 @@ func (s *server) prefetch(st *stop) {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
+		// Only a head start for the requests that follow: a panic here
+		// must not end the server with it; the requests then read what
+		// they need themselves (and fail alone, in Handle, if they panic
+		// too).
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("java adapter: prefetch panicked", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
 		ctx, cancel := context.WithTimeout(s.ctx, requestTimeout)
 		defer cancel()
 		frames, gen, err := d.allFrames(ctx)
@@ -108,11 +119,10 @@ func (s *server) prefetch(st *stop) {
 		}
 		// The classes of the frames a stackTrace shows, while the top
 		// frame's locals are read.
-		described := make(chan struct{})
-		go func() {
-			defer close(described)
+		var described dap.Workers
+		described.Go(func() {
 			s.describeFrames(ctx, nil, frames[:min(len(frames), prefetchFrames)])
-		}()
+		})
 		top := frames[0]
 		vars, _ := d.localsAt(0, top.Location, func() ([]localVar, error) {
 			return s.frameLocals(ctx, d.thread, s.frameIDAt(ctx, d.thread, 0, top.ID, gen), top.Location)
@@ -122,7 +132,7 @@ func (s *server) prefetch(st *stop) {
 			vals[i] = v.value
 		}
 		s.warm(ctx, vals)
-		<-described
+		described.Wait()
 	}()
 }
 
