@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
@@ -240,7 +241,9 @@ func (c *checker) run(ctx context.Context, log *slog.Logger) Result {
 // symbolic links resolved so that the paths the debugger reports compare
 // equal to ours.
 func (c *checker) write() (string, error) {
-	dir, err := os.MkdirTemp("", "mcp-debugger-check-"+c.lang+"-")
+	// Named after this process, so that a server started after a killed
+	// doctor removes what it left (proc.SweepTempDirs).
+	dir, err := proc.MkdirTemp("check")
 	if err != nil {
 		return "", fmt.Errorf("temporary directory for the check program: %w", err)
 	}
