@@ -107,9 +107,12 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 				st.bpIDs = append(st.bpIDs, ids...)
 			}
 		case jdwp.EventSingleStep:
+			s.mu.Lock()
+			note := s.stepNote
+			s.mu.Unlock()
 			w := s.clearStep(ctx)
 			if st == nil {
-				st = &stop{reason: "step", thread: e.Thread}
+				st = &stop{reason: "step", thread: e.Thread, description: note}
 				if w != nil && w.value != nil && w.thread == e.Thread {
 					st.ret = w
 				}
@@ -146,7 +149,7 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 func (s *server) clearStep(ctx context.Context) *returnWatch {
 	s.mu.Lock()
 	id, w := s.stepReq, s.ret
-	s.stepReq, s.ret = 0, nil
+	s.stepReq, s.ret, s.stepNote = 0, nil, ""
 	s.mu.Unlock()
 	if id != 0 {
 		if err := s.vm.ClearEvent(ctx, jdwp.EventSingleStep, id); err != nil {
@@ -262,6 +265,19 @@ func (s *server) step(ctx context.Context, req *request, depth int32) (any, erro
 	if !ok {
 		return nil, fmt.Errorf("unknown thread %d", args.ThreadID)
 	}
+	note := ""
+	if depth != jdwp.StepOut {
+		if where, ok := s.withoutLines(ctx, thread); ok {
+			// A pause lands in JDK code such as the native Thread.sleep
+			// (line 0): a line step from there never reaches a line of
+			// the program's and the program ran on (JDK 17 measured).
+			// Stepping out returns to the program's code; the step out
+			// of each JDK frame on the way is filtered, and stepping
+			// goes on to it.
+			depth = jdwp.StepOut
+			note = "stepped out of " + where + ", which has no lines of the program's to step by"
+		}
+	}
 	return nil, s.resume(ctx, func() error {
 		s.clearStep(ctx)
 		if depth == jdwp.StepOut {
@@ -276,10 +292,25 @@ func (s *server) step(ctx context.Context, req *request, depth int32) (any, erro
 			return fmt.Errorf("step: %w", err)
 		}
 		s.mu.Lock()
-		s.stepReq = id
+		s.stepReq, s.stepNote = id, note
 		s.mu.Unlock()
 		return nil
 	})
+}
+
+// withoutLines reports whether thread's top frame has no line of the
+// program's to step by (JDK code, or a method without line numbers), and
+// names that frame.
+func (s *server) withoutLines(ctx context.Context, thread jdwp.ObjectID) (string, bool) {
+	frames, _, err := s.threadFrames(ctx, thread)
+	if err != nil || len(frames) == 0 {
+		return "", false
+	}
+	l := frames[0].Location
+	if !isJDKClass(s.types.className(ctx, l.Class)) && s.types.lineOf(ctx, l) > 0 {
+		return "", false
+	}
+	return s.describeFrame(ctx, 0, l).Name, true
 }
 
 // pause suspends every thread and shows the one asked for (else main, else

@@ -79,6 +79,9 @@ type server struct {
 	cur     *stop   // the stop being shown, while paused
 	pending []*stop // stops that happened while another was shown
 	stepReq int32   // the single-step request in flight, 0 when none
+	// stepNote is the stop description of that step when it is not the
+	// one asked for (a step out of JDK code, see step).
+	stepNote string
 	// ret watches for the return value of the method a step out leaves.
 	ret     *returnWatch
 	ended   bool
