@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -74,4 +75,38 @@ func (c *VersionCache) Version(ctx context.Context, path string, probe func(cont
 	c.entries[path] = versionEntry{mtime: st.ModTime(), size: st.Size(), version: v, err: err}
 	c.mu.Unlock()
 	return v, err
+}
+
+// Release is the leading numbers of a version: "1.6.3" is [1 6 3],
+// "v20.20.2" [20 20 2], "1.7.0.beta1" [1 7 0]. Adapters choose behaviour
+// from the version they find, never assume one: Release compares them.
+type Release []int
+
+// ParseRelease reads v's leading dot-separated numbers (a "v" prefix is
+// allowed); false when v has no major and minor number.
+func ParseRelease(v string) (Release, bool) {
+	var r Release
+	for _, part := range strings.Split(strings.TrimPrefix(strings.TrimSpace(v), "v"), ".") {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 0 {
+			break
+		}
+		r = append(r, n)
+	}
+	return r, len(r) >= 2
+}
+
+// AtLeast reports whether r is want or later; parts missing on either
+// side count as 0.
+func (r Release) AtLeast(want ...int) bool {
+	for i, w := range want {
+		got := 0
+		if i < len(r) {
+			got = r[i]
+		}
+		if got != w {
+			return got > w
+		}
+	}
+	return true
 }

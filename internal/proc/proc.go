@@ -237,6 +237,9 @@ func Descendants(pid int) []int {
 // procStat is what we read of /proc/PID/stat.
 type procStat struct {
 	ppid, pgrp int
+	// start is when the process started (clock ticks after boot, field
+	// 22), which with the pid identifies it even after the pid is reused.
+	start uint64
 }
 
 // scan reads every live (not zombie) process.
@@ -272,8 +275,9 @@ func statOf(pid int) (procStat, error) {
 	if i < 0 {
 		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
 	}
+	// Field 3 (state) is f[0], so field N is f[N-3].
 	f := strings.Fields(s[i+1:])
-	if len(f) < 3 {
+	if len(f) < 20 {
 		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
 	}
 	if f[0] == "Z" || f[0] == "X" {
@@ -281,8 +285,9 @@ func statOf(pid int) (procStat, error) {
 	}
 	ppid, err1 := strconv.Atoi(f[1])
 	pgrp, err2 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil {
+	start, err3 := strconv.ParseUint(f[19], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
 		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
 	}
-	return procStat{ppid: ppid, pgrp: pgrp}, nil
+	return procStat{ppid: ppid, pgrp: pgrp, start: start}, nil
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // tempPrefix starts the name of every temporary directory the server makes.
@@ -23,11 +22,11 @@ var tempOwned = regexp.MustCompile(`^` + tempPrefix + `[a-z0-9]+-(\d+)\.(\d+)-[^
 // "go" or "debugpy".
 func MkdirTemp(kind string) (string, error) {
 	pid := os.Getpid()
-	start, err := startTime(pid)
+	st, err := statOf(pid)
 	if err != nil {
 		return "", fmt.Errorf("temporary directory: %w", err)
 	}
-	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%s-%d.%d-", tempPrefix, kind, pid, start))
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%s-%d.%d-", tempPrefix, kind, pid, st.start))
 	if err != nil {
 		return "", fmt.Errorf("temporary directory: %w", err)
 	}
@@ -64,35 +63,6 @@ func SweepTempDirs() []string {
 
 // ownerRuns says whether process pid runs and started at start.
 func ownerRuns(pid int, start uint64) bool {
-	now, err := startTime(pid)
-	return err == nil && now == start
-}
-
-// startTime reads when a process started (clock ticks after boot, field 22
-// of /proc/PID/stat), which with the pid identifies it even after the pid
-// is reused.
-func startTime(pid int) (uint64, error) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, err
-	}
-	// Fields after the command name, which is in parentheses and may
-	// contain anything: field 3 (state) is f[0], so field 22 is f[19].
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("proc: malformed stat of %d", pid)
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return 0, fmt.Errorf("proc: malformed stat of %d", pid)
-	}
-	if f[0] == "Z" || f[0] == "X" {
-		return 0, errGone
-	}
-	start, err := strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("proc: malformed stat of %d: %w", pid, err)
-	}
-	return start, nil
+	st, err := statOf(pid)
+	return err == nil && st.start == start
 }

@@ -1,10 +1,10 @@
 package selfcheck
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node"
 )
 
 // probe is the tiny program a language's check debugs: files written to a
@@ -119,7 +119,7 @@ const (
 // with its source map, the breakpoint set in the .ts file and the stop
 // shown there. No tsc is needed: the output is written as tsc would.
 func compiledTypeScript(av adapter.Availability) *probe {
-	if nodeStripsTypes(av) {
+	if node.RunsTypeScript(av.Version) {
 		return nil
 	}
 	return &probe{
@@ -127,19 +127,4 @@ func compiledTypeScript(av adapter.Availability) *probe {
 		program: "check.js", source: "check.ts", stop: "  console.log(answer);",
 		fix: "node must run the compiled check.js under --inspect-brk and bind a breakpoint in check.ts through its source map",
 	}
-}
-
-// nodeStripsTypes reports whether the Node found runs a .ts file itself
-// (22.6 or later strips types); an unreadable version counts as yes, so
-// that the launch itself says what is wrong.
-func nodeStripsTypes(av adapter.Availability) bool {
-	v := strings.TrimPrefix(av.Version, "v")
-	majorText, rest, _ := strings.Cut(v, ".")
-	minorText, _, _ := strings.Cut(rest, ".")
-	major, err1 := strconv.Atoi(majorText)
-	minor, err2 := strconv.Atoi(minorText)
-	if err1 != nil || err2 != nil {
-		return true
-	}
-	return major > 22 || major == 22 && minor >= 6
 }

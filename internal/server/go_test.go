@@ -420,11 +420,11 @@ func TestGoPointersExpand(t *testing.T) {
 func delveOffersDataBreakpoints(t *testing.T) bool {
 	t.Helper()
 	v := testenv.RequireAdapter(t, "go").Version
-	var major, minor, patch int
-	if _, err := fmt.Sscanf(v, "%d.%d.%d", &major, &minor, &patch); err != nil {
-		t.Fatalf("dlv version %q: %v", v, err)
+	r, ok := adapter.ParseRelease(v)
+	if !ok {
+		t.Fatalf("dlv version %q is not a release", v)
 	}
-	return major > 1 || major == 1 && (minor > 26 || minor == 26 && patch >= 2)
+	return r.AtLeast(1, 26, 2)
 }
 
 // wantNoDelveDataBreakpoints checks what an agent gets from a Delve without

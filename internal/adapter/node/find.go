@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,8 +36,8 @@ func findNode(chosen string) (string, error) {
 // milliseconds to answer.
 var versions adapter.VersionCache
 
-// nodeVersion runs `node --version` ("v20.20.2" -> 20, 20, "v20.20.2").
-func nodeVersion(ctx context.Context, node string) (major, minor int, text string, err error) {
+// nodeVersion runs `node --version` ("v20.20.2").
+func nodeVersion(ctx context.Context, node string) (release adapter.Release, text string, err error) {
 	if p, err := exec.LookPath(node); err == nil {
 		node = p
 	}
@@ -52,18 +51,21 @@ func nodeVersion(ctx context.Context, node string) (major, minor int, text strin
 		return strings.TrimSpace(string(out)), nil
 	})
 	if err != nil {
-		return 0, 0, "", err
+		return nil, "", err
 	}
-	parts := strings.Split(strings.TrimPrefix(text, "v"), ".")
-	if len(parts) < 2 {
-		return 0, 0, text, fmt.Errorf("unexpected node version %q", text)
+	release, ok := adapter.ParseRelease(text)
+	if !ok {
+		return nil, text, fmt.Errorf("unexpected node version %q", text)
 	}
-	major, err1 := strconv.Atoi(parts[0])
-	minor, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil {
-		return 0, 0, text, fmt.Errorf("unexpected node version %q", text)
-	}
-	return major, minor, text, nil
+	return release, text, nil
+}
+
+// RunsTypeScript reports whether the node that reports version v runs a
+// .ts file itself (type stripping, from 22.6); an unreadable version
+// counts as yes, so that the launch itself says what is wrong.
+func RunsTypeScript(v string) bool {
+	r, ok := adapter.ParseRelease(v)
+	return !ok || r.AtLeast(22, 6)
 }
 
 // typeScriptRunner returns the node options that run a .ts program: none
@@ -73,14 +75,14 @@ func nodeVersion(ctx context.Context, node string) (major, minor int, text strin
 // stripped says Node's own type stripping runs it: the .ts files are then
 // the scripts, as written, with no source map.
 func typeScriptRunner(node, program string) (opts []string, stripped bool, err error) {
-	major, minor, version, err := nodeVersion(context.Background(), node)
+	release, version, err := nodeVersion(context.Background(), node)
 	if err != nil {
 		return nil, false, err
 	}
 	switch {
-	case major > 23 || major == 23 && minor >= 6 || major == 22 && minor >= 18:
+	case release.AtLeast(23, 6) || release[0] == 22 && release.AtLeast(22, 18):
 		return nil, true, nil
-	case major == 23 || major == 22 && minor >= 6:
+	case RunsTypeScript(version):
 		return []string{"--experimental-strip-types"}, true, nil
 	}
 	for dir := filepath.Dir(program); ; dir = filepath.Dir(dir) {

@@ -158,8 +158,8 @@ func commandLine(args launchArgs) (line []string, stripped bool, err error) {
 // (1.1 s -> 2.4 s for 3e8 iterations, measured), only while debugging.
 // A version that cannot be read gets no flags.
 func launchFlags(node string) []string {
-	major, _, _, err := nodeVersion(context.Background(), node)
-	if err == nil && major == 22 {
+	release, _, err := nodeVersion(context.Background(), node)
+	if err == nil && release[0] == 22 {
 		return []string{"--no-use-osr"}
 	}
 	return nil

@@ -55,7 +55,7 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 			a.avail = adapter.Availability{Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
 			return
 		}
-		_, _, version, err := nodeVersion(ctx, path)
+		_, version, err := nodeVersion(ctx, path)
 		if err != nil {
 			no := adapter.ModeStatus{Supported: true, Reason: err.Error()}
 			a.avail = adapter.Availability{Path: path, Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}

@@ -1,9 +1,6 @@
 package ruby
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
 
 // dialect is how one rdbg release speaks DAP: what this package must send
 // it and which of its departures the transport absorbs. It is chosen from
@@ -36,29 +33,13 @@ var unknownDialect = dialect{name: "rdbg"}
 
 // dialectOf is the dialect of the rdbg that reports version v ("1.6.3").
 func dialectOf(v string) dialect {
-	major, minor, ok := parseRelease(v)
+	r, ok := adapter.ParseRelease(v)
 	if !ok {
 		return unknownDialect
 	}
-	atLeast := func(ma, mi int) bool { return major > ma || major == ma && minor >= mi }
 	return dialect{
 		name:                "rdbg " + v,
-		replacesBreakpoints: atLeast(1, 5),
-		pausesOnAttach:      !atLeast(1, 6),
+		replacesBreakpoints: r.AtLeast(1, 5),
+		pausesOnAttach:      !r.AtLeast(1, 6),
 	}
-}
-
-// parseRelease reads the major and minor numbers of a gem version
-// ("1.6.3", "1.7.0.beta1").
-func parseRelease(v string) (major, minor int, ok bool) {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return 0, 0, false
-	}
-	major, err1 := strconv.Atoi(parts[0])
-	minor, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil || major < 0 || minor < 0 {
-		return 0, 0, false
-	}
-	return major, minor, true
 }
