@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,18 +218,25 @@ func (h *harness) waitForOutput(id, text string) {
 }
 
 // wantCloseKillsAll closes a started session and checks that every process
-// that appeared under the test since before (a count of descendants) is
-// gone; at least want of them must have appeared.
-func (h *harness) wantCloseKillsAll(id string, before, want int) {
+// that appeared under the test since before (its descendants then) is gone;
+// at least want of them must have appeared. A survivor is named by its
+// command line, so that a failure says whose process it was.
+func (h *harness) wantCloseKillsAll(id string, before []int, want int) {
 	h.t.Helper()
-	kids := proc.Descendants(os.Getpid())
-	if len(kids) < before+want {
-		h.t.Fatalf("expected %d new processes (adapter, program), got %v", want, kids)
+	var started []int
+	for _, pid := range proc.Descendants(os.Getpid()) {
+		if !slices.Contains(before, pid) {
+			started = append(started, pid)
+		}
+	}
+	if len(started) < want {
+		h.t.Fatalf("expected %d new processes (adapter, program), got %v", want, started)
 	}
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
-	for _, pid := range kids {
+	for _, pid := range started {
 		if proc.Alive(pid) {
-			h.t.Errorf("process %d survived close_debug_session", pid)
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			h.t.Errorf("process %d survived close_debug_session: %q", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
 		}
 	}
 }

@@ -197,7 +197,7 @@ func TestJavaUncaughtException(t *testing.T) {
 func TestJavaPauseBusyThreadAndClose(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("java")
-	before := len(proc.Descendants(os.Getpid()))
+	before := proc.Descendants(os.Getpid())
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": javaSource(t, "Busy.java"), "waitForStop": false})
 	h.waitForOutput(id, "busy started")
 	p := h.ok("pause_execution", map[string]any{"sessionId": id})

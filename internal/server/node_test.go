@@ -165,7 +165,7 @@ func TestNodeExceptions(t *testing.T) {
 func TestNodePauseBusyLoopAndClose(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("javascript")
-	before := len(proc.Descendants(os.Getpid()))
+	before := proc.Descendants(os.Getpid())
 	run := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "busy.js"), "waitForStop": false})
 	if run.str("state") != "running" {
 		t.Fatalf("start: %v", run)

@@ -122,7 +122,7 @@ func TestRubyUncaughtException(t *testing.T) {
 func TestRubyCloseLeavesNoProcess(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("ruby")
-	before := len(proc.Descendants(os.Getpid()))
+	before := proc.Descendants(os.Getpid())
 	src := rubyProgram(t, "loop.rb")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
