@@ -10,9 +10,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
@@ -104,7 +106,53 @@ func (h *harness) call(tool string, args map[string]any) (result, bool) {
 	if success, _ := out["success"].(bool); success == res.IsError {
 		h.t.Fatalf("%s: success=%v but isError=%v: %s", tool, success, res.IsError, text)
 	}
+	// What a client that validates answers (the TypeScript SDK's does)
+	// would do with every answer of every test.
+	if err := h.outputSchema(tool).Validate(map[string]any(sc)); err != nil {
+		h.t.Fatalf("%s: the answer does not match the tool's output schema: %v\n%s", tool, err, text)
+	}
 	return out, res.IsError
+}
+
+// outputSchemas are the tools' output schemas as a client receives them,
+// listed once per test binary.
+var outputSchemas struct {
+	once   sync.Once
+	byTool map[string]*jsonschema.Resolved
+	err    error
+}
+
+// outputSchema is tool's output schema, resolved for validation.
+func (h *harness) outputSchema(tool string) *jsonschema.Resolved {
+	h.t.Helper()
+	outputSchemas.once.Do(func() {
+		outputSchemas.byTool = map[string]*jsonschema.Resolved{}
+		list, err := h.cs.ListTools(h.ctx, nil)
+		if err != nil {
+			outputSchemas.err = err
+			return
+		}
+		for _, tool := range list.Tools {
+			raw, _ := json.Marshal(tool.OutputSchema)
+			var schema jsonschema.Schema
+			if err := json.Unmarshal(raw, &schema); err != nil {
+				outputSchemas.err = fmt.Errorf("%s: %w", tool.Name, err)
+				return
+			}
+			if outputSchemas.byTool[tool.Name], err = schema.Resolve(nil); err != nil {
+				outputSchemas.err = fmt.Errorf("%s: %w", tool.Name, err)
+				return
+			}
+		}
+	})
+	if outputSchemas.err != nil {
+		h.t.Fatalf("output schemas: %v", outputSchemas.err)
+	}
+	rs := outputSchemas.byTool[tool]
+	if rs == nil {
+		h.t.Fatalf("tool %s has no output schema", tool)
+	}
+	return rs
 }
 
 // ok calls a tool that must succeed.

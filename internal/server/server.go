@@ -131,7 +131,9 @@ func (n *Int) Ptr() *int {
 
 var schemaOptions = &jsonschema.ForOptions{
 	TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[Int](): {Types: []string{"integer", "string"}, Description: "a whole number (numeric strings accepted)"},
+		// Declared integer, which is what agents should send; decoding
+		// still takes the numeric strings some clients send (UnmarshalJSON).
+		reflect.TypeFor[Int](): {Type: "integer"},
 		reflect.TypeFor[any](): {},
 		// Variable nests itself through children, which schema inference
 		// cannot express; describe it by hand.
@@ -178,25 +180,31 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
 	}
 	in.AdditionalProperties = nil
+	dropNullTypes(in)
 	out, err := jsonschema.For[Out](schemaOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
-	// A failure has the same envelope, so nothing is required and the
-	// error fields are declared.
-	out.Required = nil
-	out.AdditionalProperties = nil
-	out.Properties["error"] = &jsonschema.Schema{Type: "string", Description: "what went wrong (failures only)"}
-	out.Properties["hint"] = &jsonschema.Schema{Type: "string", Description: "what to do next (failures only)"}
 
-	tool := &mcp.Tool{Name: name, Description: description, InputSchema: in, OutputSchema: out}
+	t, ok := traits[name]
+	if !ok {
+		panic(fmt.Sprintf("tool %s: no entry in traits", name))
+	}
+	tool := &mcp.Tool{
+		Name: name, Title: t.title, Description: description, Annotations: t.annotations(),
+		InputSchema: in, OutputSchema: compactOutputSchema(out, isRunResult(reflect.TypeFor[Out]())),
+	}
 	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		args := new(In)
 		var result any
 		var callErr error
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
-			if err := json.Unmarshal(raw, args); err != nil {
+			raw, err := normalizeArgs(raw, in)
+			if err == nil {
+				err = decodeError(json.Unmarshal(raw, args))
+			}
+			if err != nil {
 				callErr = userError("check the argument types against the tool's input schema", "invalid arguments for %s: %v", name, err)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 type setBreakpointArgs struct {
-	SessionID       string   `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID       string   `json:"sessionId"`
 	File            string   `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's working directory)"`
 	Line            Int      `json:"line,omitempty" jsonschema:"1-based line number"`
 	Statement       string   `json:"statement,omitempty" jsonschema:"instead of line: put the breakpoint on the line containing this text (nearest to nearLine), so it survives edits"`
@@ -44,7 +44,7 @@ type setBreakpointResult struct {
 }
 
 type listBreakpointsArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	File      string `json:"file,omitempty" jsonschema:"only this file's breakpoints"`
 }
 
@@ -57,7 +57,7 @@ type listBreakpointsResult struct {
 }
 
 type removeBreakpointArgs struct {
-	SessionID    string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID    string `json:"sessionId"`
 	BreakpointID Int    `json:"breakpointId,omitempty" jsonschema:"the breakpointId set_breakpoint returned"`
 	Function     string `json:"function,omitempty" jsonschema:"remove the breakpoint on this function"`
 	File         string `json:"file,omitempty" jsonschema:"with line: remove the breakpoint at file:line"`

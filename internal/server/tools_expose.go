@@ -13,7 +13,7 @@ type exposed struct {
 }
 
 type exposeArgs struct {
-	SessionID    string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID    string `json:"sessionId"`
 	AllowControl bool   `json:"allowControl,omitempty" jsonschema:"let the attached IDE continue, step, pause and evaluate (default false: it only watches)"`
 }
 
@@ -27,7 +27,7 @@ type exposeResult struct {
 }
 
 type shareArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Shared    *bool  `json:"shared,omitempty" jsonschema:"true (default) lets every client connected to this server drive the session; false makes it yours alone again"`
 }
 

@@ -12,10 +12,10 @@ type threadInfo struct {
 }
 
 type threadsArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Start     Int    `json:"start,omitempty" jsonschema:"first thread to list (0-based), for paging long lists"`
 	Count     Int    `json:"count,omitempty" jsonschema:"at most this many threads (default: as many as maxBytes allows)"`
-	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); budget says what was left out and where the next page starts"`
+	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 8000); budget says where the next page starts"`
 }
 
 type threadsResult struct {
@@ -31,7 +31,7 @@ type threadsResult struct {
 }
 
 type stackArgs struct {
-	SessionID        string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID        string `json:"sessionId"`
 	ThreadID         Int    `json:"threadId,omitempty" jsonschema:"thread (default: the thread that stopped)"`
 	Levels           Int    `json:"levels,omitempty" jsonschema:"at most this many frames (default: all)"`
 	IncludeInternals bool   `json:"includeInternals,omitempty" jsonschema:"include frames without source (runtime and library internals)"`
@@ -44,7 +44,7 @@ type stackResult struct {
 }
 
 type scopesArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	FrameID   Int    `json:"frameId" jsonschema:"a frame id from get_stack_trace"`
 }
 
@@ -63,13 +63,13 @@ type scopesResult struct {
 }
 
 type variablesArgs struct {
-	SessionID string   `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string   `json:"sessionId"`
 	Scope     Int      `json:"scope" jsonschema:"a variablesReference: of a scope (get_scopes) or of an expandable value"`
 	Names     []string `json:"names,omitempty" jsonschema:"only these variables"`
 	Depth     Int      `json:"depth,omitempty" jsonschema:"also expand nested values this many levels (max 5)"`
 	Start     Int      `json:"start,omitempty" jsonschema:"first child to return, for paging long lists"`
 	Count     Int      `json:"count,omitempty" jsonschema:"how many children to return"`
-	MaxBytes  Int      `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000): deep nesting and long values go first, and budget says what was left out"`
+	MaxBytes  Int      `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 8000): deep nesting and long values are cut first"`
 }
 
 type variablesResult struct {
@@ -80,11 +80,11 @@ type variablesResult struct {
 }
 
 type localsArgs struct {
-	SessionID      string   `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID      string   `json:"sessionId"`
 	FrameID        *Int     `json:"frameId,omitempty" jsonschema:"frame (default: the top frame of the current stop)"`
 	IncludeSpecial bool     `json:"includeSpecial,omitempty" jsonschema:"include interpreter internals such as Python's __dunder__ names"`
 	Names          []string `json:"names,omitempty" jsonschema:"only these variables"`
-	MaxBytes       Int      `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); budget says what was left out"`
+	MaxBytes       Int      `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000 bytes)"`
 }
 
 type frameSummary struct {
@@ -103,7 +103,7 @@ type localsResult struct {
 }
 
 type evaluateArgs struct {
-	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID  string `json:"sessionId"`
 	Expression string `json:"expression" jsonschema:"expression in the program's language"`
 	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame to evaluate in (default: the top frame of the current stop)"`
 	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover (default: the one that gives a plain value for this adapter)"`
@@ -116,7 +116,7 @@ type evaluateResult struct {
 }
 
 type sourceArgs struct {
-	SessionID    string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID    string `json:"sessionId"`
 	File         string `json:"file" jsonschema:"source file (absolute, or relative to the server's working directory)"`
 	Line         Int    `json:"line" jsonschema:"1-based line at the centre of the window"`
 	LinesContext *Int   `json:"linesContext,omitempty" jsonschema:"lines shown either side (default 5)"`
@@ -131,11 +131,11 @@ type sourceResult struct {
 }
 
 type outputArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
 	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for output when there is none after since yet (default 0, max 30000): e.g. until a server prints that it is listening"`
-	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000): later entries are left for the next call (hasMore, nextSince) and budget says so"`
+	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 8000): later entries wait for the next call (hasMore, nextSince)"`
 }
 
 type outputResult struct {

@@ -8,7 +8,7 @@ import (
 )
 
 type dataBreakpointArgs struct {
-	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID  string `json:"sessionId"`
 	Expression string `json:"expression" jsonschema:"the variable to watch, e.g. total or it.count"`
 	AccessType string `json:"accessType,omitempty" jsonschema:"write (default), read or readWrite, as the adapter allows"`
 	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame whose variable it is (default: the current stop's frame)"`
@@ -23,7 +23,7 @@ type dataBreakpointResult struct {
 }
 
 type disassembleArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Address   string `json:"address,omitempty" jsonschema:"start here (e.g. 0x401136); default: around the current instruction"`
 	FrameID   *Int   `json:"frameId,omitempty" jsonschema:"frame whose current instruction to show (default: the stop's frame)"`
 	Count     Int    `json:"count,omitempty" jsonschema:"number of instructions (default 20, max 400)"`
@@ -36,7 +36,7 @@ type disassembleResult struct {
 }
 
 type readMemoryArgs struct {
-	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID  string `json:"sessionId"`
 	Address    string `json:"address,omitempty" jsonschema:"where to read (e.g. 0x7ffd5000, or a memoryReference from the debugger)"`
 	Expression string `json:"expression,omitempty" jsonschema:"instead of address: read where this pointer or array points, e.g. &total"`
 	Offset     Int    `json:"offset,omitempty" jsonschema:"bytes to skip from the address"`

@@ -9,7 +9,7 @@ import (
 )
 
 type breakOnChangeArgs struct {
-	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID  string `json:"sessionId"`
 	Expression string `json:"expression" jsonschema:"variable or expression whose value to watch, e.g. cart or len(cart) or order.total"`
 	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame the expression belongs to (default: the top frame of the current stop)"`
 	MaxSteps   Int    `json:"maxSteps,omitempty" jsonschema:"when single-stepping: give up after this many steps (default 1000)"`

@@ -11,7 +11,7 @@ import (
 )
 
 type startArgs struct {
-	SessionID           string            `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID           string            `json:"sessionId"`
 	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug (absolute, or relative to the server's working directory)"`
 	Args                []string          `json:"args,omitempty" jsonschema:"command-line arguments for the program"`
 	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory of the program (default: the script's directory)"`
@@ -52,8 +52,8 @@ type runResult struct {
 // shapeArgs are the answer-shaping arguments of every tool that returns a
 // stop snapshot.
 type shapeArgs struct {
-	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"list only the locals that changed (or are new) since the previous stop in the same function"`
-	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); what is left out is named in budget"`
+	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only locals changed since the last stop"`
+	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000 bytes)"`
 }
 
 // shape applies changesOnly and the byte budget.
@@ -66,7 +66,7 @@ func (res *runResult) shape(a shapeArgs) *runResult {
 }
 
 type attachArgs struct {
-	SessionID         string         `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID         string         `json:"sessionId"`
 	Host              string         `json:"host,omitempty" jsonschema:"host of the debug server to attach to (default 127.0.0.1)"`
 	Port              Int            `json:"port,omitempty" jsonschema:"port of the debug server to attach to"`
 	ProcessID         Int            `json:"processId,omitempty" jsonschema:"attach to this local process, where the adapter supports it"`
@@ -80,7 +80,7 @@ type attachArgs struct {
 }
 
 type detachArgs struct {
-	SessionID        string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID        string `json:"sessionId"`
 	TerminateProcess bool   `json:"terminateProcess,omitempty" jsonschema:"also end the program (default: leave it running)"`
 }
 
@@ -91,15 +91,15 @@ type stateResult struct {
 }
 
 type runControlArgs struct {
-	SessionID   string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
-	ThreadID    Int    `json:"threadId,omitempty" jsonschema:"thread to act on (default: the thread that stopped)"`
-	WaitForStop *bool  `json:"waitForStop,omitempty" jsonschema:"wait for the next stop or the end and return its snapshot (default true); false returns at once"`
-	Timeout     Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the stop (default 30000); on timeout the program keeps running"`
+	SessionID   string `json:"sessionId"`
+	ThreadID    Int    `json:"threadId,omitempty" jsonschema:"default: the thread that stopped"`
+	WaitForStop *bool  `json:"waitForStop,omitempty" jsonschema:"return the next stop's snapshot (default true)"`
+	Timeout     Int    `json:"timeout,omitempty" jsonschema:"ms to wait for the stop (default 30000)"`
 	shapeArgs
 }
 
 type waitArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Timeout   Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
 	shapeArgs
 }

@@ -7,7 +7,7 @@ import (
 )
 
 type runToArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	File      string `json:"file,omitempty" jsonschema:"source file to run to (with line or statement)"`
 	Line      Int    `json:"line,omitempty" jsonschema:"line to run to (1-based); with statement, the occurrence nearest to it"`
 	Statement string `json:"statement,omitempty" jsonschema:"run to the line containing this text (survives edits that move lines)"`

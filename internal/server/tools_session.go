@@ -32,7 +32,7 @@ type createSessionResult struct {
 }
 
 type sessionIDArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 }
 
 type messageResult struct {

@@ -8,7 +8,7 @@ import (
 )
 
 type setVariableArgs struct {
-	SessionID          string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID          string `json:"sessionId"`
 	Name               string `json:"name" jsonschema:"the variable to change"`
 	Value              string `json:"value" jsonschema:"the new value, as an expression in the program's language (e.g. 42, \"text\", None)"`
 	FrameID            *Int   `json:"frameId,omitempty" jsonschema:"frame whose variable it is (default: the top frame of the current stop)"`

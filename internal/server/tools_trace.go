@@ -8,7 +8,7 @@ import (
 )
 
 type getTraceArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Since     Int    `json:"since,omitempty" jsonschema:"return entries after this seq (pass the previous nextSince; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 100)"`
 	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for a first entry when there is none yet (default 0)"`
@@ -64,7 +64,7 @@ func (s *Server) getTrace(ctx context.Context, a *getTraceArgs) (*getTraceResult
 }
 
 type traceFunctionArgs struct {
-	SessionID string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID string `json:"sessionId"`
 	Function  string `json:"function" jsonschema:"function to trace, named as for a function breakpoint (e.g. discount, main.weigh)"`
 	MaxCalls  Int    `json:"maxCalls,omitempty" jsonschema:"stop tracing after this many calls (default: no limit)"`
 }

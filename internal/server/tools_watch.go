@@ -8,7 +8,7 @@ import (
 )
 
 type addWatchArgs struct {
-	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID  string `json:"sessionId"`
 	Expression string `json:"expression" jsonschema:"expression evaluated in the top frame at every stop, e.g. len(items) or order.total"`
 }
 
@@ -20,7 +20,7 @@ type watchResult struct {
 }
 
 type removeWatchArgs struct {
-	SessionID  string `json:"sessionId" jsonschema:"the id returned by create_debug_session"`
+	SessionID  string `json:"sessionId"`
 	WatchID    Int    `json:"watchId,omitempty" jsonschema:"id of the watch to remove (from add_watch or list_watches)"`
 	Expression string `json:"expression,omitempty" jsonschema:"or the watched expression itself"`
 }
