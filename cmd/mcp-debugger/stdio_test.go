@@ -218,3 +218,29 @@ func TestMalformedLinesAreAnsweredAndSkipped(t *testing.T) {
 		t.Fatalf("continue_execution after the bad lines: %v", out)
 	}
 }
+
+// A request the client cancels gets no response (MCP's rule: the client has
+// stopped waiting, and a late answer to a reused id would mislead it); the
+// session stays as it was and later calls are answered.
+func TestCancelledCallGetsNoResponse(t *testing.T) {
+	c := startRaw(t)
+	c.initialize()
+	prog := repoFile(t, "testdata/mock/basic.mock")
+	created, _ := c.tool("create_debug_session", map[string]any{"language": "mock"})
+	id := created["sessionId"].(string)
+	c.tool("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	if snap, isErr := c.tool("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}); isErr || snap["state"] != "paused" {
+		t.Fatalf("start_debugging: %v", snap)
+	}
+	const waiting = 1000
+	c.send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_output","arguments":{"sessionId":%q,"wait":30000}}}`, waiting, id)))
+	c.send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d,"reason":"user gave up"}}`, waiting)))
+	// The cancelled wait ends at once; this one outlasts it, so an answer to
+	// the cancelled call would come before this one's.
+	if out, isErr := c.tool("get_output", map[string]any{"sessionId": id, "wait": 500}); isErr {
+		t.Fatalf("get_output after the cancel: %v", out)
+	}
+	if snap, isErr := c.tool("get_local_variables", map[string]any{"sessionId": id}); isErr {
+		t.Fatalf("the session should still be paused: %v", snap)
+	}
+}

@@ -53,6 +53,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		log:      log,
 		incoming: make(chan lineOrErr),
 		closed:   make(chan struct{}),
+		inFlight: map[string]bool{},
 	}
 	go c.readLoop(NewLineReader(t.In, limit))
 	return c, nil
@@ -73,6 +74,12 @@ type conn struct {
 	incoming  chan lineOrErr
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// The requests read and not yet answered, and those of them the client
+	// cancelled, by idKey: a cancelled request gets no response (MCP's
+	// cancellation rule), though the SDK's server sends one.
+	callsMu  sync.Mutex
+	inFlight map[string]bool // true once cancelled
 }
 
 func (c *conn) readLoop(lr *LineReader) {
@@ -121,9 +128,54 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if msg == nil {
 			continue // a blank line
 		}
+		c.track(msg)
 		return msg, nil
 	}
 }
+
+// track notes a request read, and a cancellation of one still in flight.
+func (c *conn) track(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return
+	}
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	if req.ID.IsValid() {
+		c.inFlight[idKey(req.ID)] = false
+		return
+	}
+	if req.Method != "notifications/cancelled" {
+		return
+	}
+	var params struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &params) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(params.RequestID)
+	if err != nil {
+		return
+	}
+	if _, ok := c.inFlight[idKey(id)]; ok {
+		c.inFlight[idKey(id)] = true
+	}
+}
+
+// answered reports whether resp may be written: not when its request was
+// cancelled. Either way the request is no longer in flight.
+func (c *conn) answered(resp *jsonrpc.Response) bool {
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	key := idKey(resp.ID)
+	cancelled := c.inFlight[key]
+	delete(c.inFlight, key)
+	return !cancelled
+}
+
+// idKey tells apart the request ids 1 and "1".
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
 
 // reject answers a bad line. A line that failed to answer is only logged:
 // if stdout is gone, the next write of the server ends the connection.
@@ -143,8 +195,12 @@ func (c *conn) reject(ctx context.Context, rej *Rejection, line []byte) {
 	}
 }
 
-// Write implements mcp.Connection.
+// Write implements mcp.Connection. The response to a cancelled request is
+// dropped.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok && !c.answered(resp) {
+		return nil
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("stdio: encoding message: %w", err)

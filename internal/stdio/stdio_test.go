@@ -2,8 +2,10 @@ package stdio
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -103,4 +105,34 @@ func FuzzLineFraming(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCancelledRequestIsNotAnswered(t *testing.T) {
+	inR, inW := io.Pipe()
+	var out bytes.Buffer
+	conn, err := (&Transport{In: inR, Out: &out}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx := context.Background()
+	go func() {
+		fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)
+		fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{}}`)
+		fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	}()
+	for range 3 {
+		if _, err := conn.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []any{float64(1), "1"} {
+		rid, _ := jsonrpc.MakeID(id)
+		if err := conn.Write(ctx, &jsonrpc.Response{ID: rid, Result: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.TrimSpace(out.String()); got != `{"jsonrpc":"2.0","id":"1","result":{}}` {
+		t.Errorf("only the answer to the request \"1\" (not cancelled) should be written, got %q", got)
+	}
 }
