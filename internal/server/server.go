@@ -70,6 +70,9 @@ func New(opts Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "mcp-debugger", Title: "mcp-debugger", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       log,
+		// Not the SDK's default {"logging": {}}: the server sends no log
+		// messages to clients (MCP deprecates them), so it does not offer to.
+		Capabilities: &mcp.ServerCapabilities{},
 	})
 	s.addSessionTools()
 	s.addBreakpointTools()
@@ -84,6 +87,7 @@ func New(opts Options) *Server {
 	s.addDebugTestTool()
 	s.addSetVariableTool()
 	s.addOutputResource()
+	s.addPrompts()
 	s.installObservers()
 	return s
 }
