@@ -112,6 +112,7 @@ func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method
 		entry.Error = body.Error
 		if req.Params.Name == "close_debug_session" && !r.IsError {
 			s.unexpose(args.SessionID)
+			s.stopOutputWatch(args.SessionID)
 		}
 		if (req.Params.Name == "create_debug_session" || req.Params.Name == "debug_test" && args.SessionID == "") && !r.IsError && body.SessionID != "" {
 			s.obs.mu.Lock()
@@ -178,6 +179,7 @@ func (s *Server) clientGone(client string) {
 	s.obs.mu.Unlock()
 	for _, id := range ids {
 		s.unexpose(id)
+		s.stopOutputWatch(id)
 		if err := s.sessions.Close(id); err == nil {
 			s.log.Info("closed the debug session of a departed client", "session", id, "client", shortID(client))
 			s.Record(ToolCall{Time: time.Now(), Client: shortID(client), Tool: ReapedTool, SessionID: id, OK: true})

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -24,6 +27,18 @@ func (s *Server) addOutputResource() {
 
 func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
+	sess, err := s.outputSession(uri, req.Session)
+	if err != nil {
+		return nil, err
+	}
+	page := sess.Output().Since(0, 0)
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: outputText(page.Entries)}}}, nil
+}
+
+// outputSession is the debug session whose output uri names, if the client
+// may read it: the same rule as get_output, another client's output is not
+// ours to read (and not "not found": list_debug_sessions shows it exists).
+func (s *Server) outputSession(uri string, client *mcp.ServerSession) (*session.Session, error) {
 	id, ok := strings.CutPrefix(uri, outputURIPrefix)
 	id, ok2 := strings.CutSuffix(id, "/output")
 	if !ok || !ok2 || id == "" {
@@ -33,15 +48,106 @@ func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*m
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	client := ""
-	if req.Session != nil {
-		client = req.Session.ID()
+	clientID := ""
+	if client != nil {
+		clientID = client.ID()
 	}
-	// The same rule as get_output: another client's output is not ours to
-	// read. Not "not found": list_debug_sessions shows the session exists.
-	if err := s.checkOwner(client, id, false); err != nil {
-		return nil, fmt.Errorf("read %s: %w (%s)", uri, err, foreignHint)
+	if err := s.checkOwner(clientID, id, false); err != nil {
+		return nil, fmt.Errorf("%s: %w (%s)", uri, err, foreignHint)
 	}
-	page := sess.Output().Since(0, 0)
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: outputText(page.Entries)}}}, nil
+	return sess, nil
+}
+
+// outputWatches are the watchers of subscribed output resources, by URI.
+type outputWatches struct {
+	mu sync.Mutex
+	// ctx ends every watch, at the server's Close.
+	ctx     context.Context
+	cancel  context.CancelFunc
+	byURI   map[string]*outputWatch
+	running sync.WaitGroup
+}
+
+// outputWatch sends notifications/resources/updated for one session's
+// output while any client is subscribed to it.
+type outputWatch struct {
+	subscribers int
+	stop        context.CancelFunc
+}
+
+// updateInterval spaces the notifications of a program that prints without
+// pause: a client re-reads the resource on each, so one per burst is enough.
+const updateInterval = 50 * time.Millisecond
+
+// subscribe starts watching a session's output for a client (resources/subscribe).
+func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	sess, err := s.outputSession(uri, req.Session)
+	if err != nil {
+		return err
+	}
+	w := &s.watches
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if watch := w.byURI[uri]; watch != nil {
+		watch.subscribers++
+		return nil
+	}
+	ctx, stop := context.WithCancel(w.ctx)
+	w.byURI[uri] = &outputWatch{subscribers: 1, stop: stop}
+	w.running.Add(1)
+	go func() {
+		defer w.running.Done()
+		s.notifyOutput(ctx, uri, sess.Output())
+	}()
+	return nil
+}
+
+// notifyOutput tells subscribers each time output arrives, until ctx ends.
+func (s *Server) notifyOutput(ctx context.Context, uri string, buf *session.OutputBuffer) {
+	cursor := buf.Cursor()
+	for buf.Wait(ctx, cursor) {
+		cursor = buf.Cursor()
+		if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+			s.log.Debug("resources/updated", "uri", uri, "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(updateInterval):
+		}
+	}
+}
+
+// unsubscribe ends a client's subscription (resources/unsubscribe); the
+// watch stops with the last one.
+func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	w := &s.watches
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if watch := w.byURI[req.Params.URI]; watch != nil {
+		if watch.subscribers--; watch.subscribers <= 0 {
+			watch.stop()
+			delete(w.byURI, req.Params.URI)
+		}
+	}
+	return nil
+}
+
+// stopOutputWatch ends the watch of a closed debug session's output.
+func (s *Server) stopOutputWatch(id string) {
+	w := &s.watches
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	uri := outputURIPrefix + id + "/output"
+	if watch := w.byURI[uri]; watch != nil {
+		watch.stop()
+		delete(w.byURI, uri)
+	}
+}
+
+// stopOutputWatches ends every watch and waits for them, at the server's Close.
+func (s *Server) stopOutputWatches() {
+	s.watches.cancel()
+	s.watches.running.Wait()
 }

@@ -34,7 +34,8 @@ var Version = "dev"
 type Server struct {
 	mcp      *mcp.Server
 	sessions *session.Manager
-	obs      *observers // ownership, the tool-call timeline, IDE mirrors (observers.go)
+	obs      *observers    // ownership, the tool-call timeline, IDE mirrors (observers.go)
+	watches  outputWatches // subscriptions to the output resources (resources.go)
 	log      *slog.Logger
 	// cwd resolves relative paths.
 	cwd string
@@ -63,6 +64,8 @@ func New(opts Options) *Server {
 		log:      log,
 		cwd:      cwd,
 	}
+	s.watches.ctx, s.watches.cancel = context.WithCancel(context.Background())
+	s.watches.byURI = map[string]*outputWatch{}
 	// A server killed with SIGKILL leaves its temporary directories behind.
 	for _, dir := range proc.SweepTempDirs() {
 		log.Info("removed the temporary directory of a server that is gone", "dir", dir)
@@ -72,7 +75,9 @@ func New(opts Options) *Server {
 		Logger:       log,
 		// Not the SDK's default {"logging": {}}: the server sends no log
 		// messages to clients (MCP deprecates them), so it does not offer to.
-		Capabilities: &mcp.ServerCapabilities{},
+		Capabilities:       &mcp.ServerCapabilities{},
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	})
 	s.addSessionTools()
 	s.addBreakpointTools()
@@ -96,7 +101,7 @@ func New(opts Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close closes every debug session and kills their processes.
-func (s *Server) Close() { s.closeMirrors(); s.sessions.CloseAll() }
+func (s *Server) Close() { s.closeMirrors(); s.stopOutputWatches(); s.sessions.CloseAll() }
 
 // Int is an integer argument that also accepts a numeric string, since some
 // clients send numbers as strings.
