@@ -500,3 +500,14 @@ func TestRefusedBreakpointsAreReported(t *testing.T) {
 	}
 	h.ok("pause_execution", map[string]any{"sessionId": id})
 }
+
+// Over stdio there is one client: sharing cannot change anything, and the
+// answer says so instead of claiming a change.
+func TestShareOnAOneClientServerSaysItChangesNothing(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	out := h.ok("share_debug_session", map[string]any{"sessionId": id})
+	if msg := out.str("message"); !strings.Contains(msg, "Nothing changed") || !strings.Contains(msg, "mcp-debugger http") {
+		t.Errorf("share over one client: %q", msg)
+	}
+}
