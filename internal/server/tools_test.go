@@ -1,9 +1,11 @@
 package server
 
 import (
+	"net"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -510,4 +512,29 @@ func TestShareOnAOneClientServerSaysItChangesNothing(t *testing.T) {
 	if msg := out.str("message"); !strings.Contains(msg, "Nothing changed") || !strings.Contains(msg, "mcp-debugger http") {
 		t.Errorf("share over one client: %q", msg)
 	}
+}
+
+// attach_to_process's timeout bounds reaching the program: with nothing
+// listening, the answer comes when the agent said, not at the adapter's
+// own 10 s retry bound.
+func TestAttachTimeoutBoundsTheConnect(t *testing.T) {
+	for _, lang := range []string{"python", "go", "ruby"} {
+		h := newHarness(t)
+		id := h.sessionFor(lang)
+		start := time.Now()
+		h.fail("attach_to_process", map[string]any{"sessionId": id, "port": freePort(t), "timeout": 1000}, "connect")
+		if took := time.Since(start); took > 6*time.Second {
+			t.Errorf("%s: attach with timeout 1000 answered after %v", lang, took)
+		}
+	}
+}
+
+// freePort is a loopback port nothing listens on.
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

@@ -181,6 +181,14 @@ func (s *Session) Attach(ctx context.Context, spec AttachSpec, wait WaitOptions)
 		cfg.Port = s.opts.Port
 	}
 	return s.connect(ctx, "attach", func(ctx context.Context) (*adapter.Connection, error) {
+		// The agent's timeout bounds reaching the program too, not only
+		// the wait for its stop: with nothing listening, an adapter would
+		// otherwise go on retrying for as long as its own bound allows.
+		if wait.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, wait.Timeout)
+			defer cancel()
+		}
 		return s.adapter.Attach(ctx, cfg)
 	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
 }
