@@ -8,7 +8,7 @@ BIN := bin/mcp-debugger
 .PHONY: build demo test test-matrix adapters lint bench fuzz clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/mcp-debugger
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/mcp-debugger
 
 adapters:
 	scripts/install-adapters.sh
