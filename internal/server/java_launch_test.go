@@ -1,6 +1,7 @@
 package server
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +71,20 @@ func TestJavaLaunchThatCannotLoadTheMainClassFails(t *testing.T) {
 	}
 	if out.str("state") != "error" {
 		t.Errorf("a launch that failed leaves the session in error: %v", out)
+	}
+}
+
+func TestJavaSourceThatDoesNotCompileFails(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := filepath.Join(t.TempDir(), "Broken.java")
+	if err := os.WriteFile(src, []byte("class Broken {\n  public static void main(String[] args) {\n    int x = \"text\";\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}, "compilation failed")
+	if msg := out.str("error"); !strings.Contains(msg, "Broken.java:3") || !strings.Contains(msg, "incompatible types") {
+		t.Errorf("the error should carry javac's message and place: %q", msg)
+	} else if strings.Contains(msg, "classPaths") {
+		t.Errorf("class path advice does not fit a compile error: %q", msg)
 	}
 }

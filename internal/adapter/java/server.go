@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -448,10 +449,14 @@ func (s *server) awaitProgram(ctx context.Context) error {
 	if text == "" {
 		text = "(nothing on stderr)"
 	}
-	return fmt.Errorf("the JVM exited (exit code %d) before loading any class of the program:\n%s\n%s", code, text, classPathAdvice)
+	if strings.Contains(text, "load main class") {
+		return fmt.Errorf("the JVM exited (exit code %d) before loading any class of the program:\n%s\n%s", code, text, classPathAdvice)
+	}
+	return fmt.Errorf("the JVM exited (exit code %d) before loading any class of the program:\n%s", code, text)
 }
 
-// classPathAdvice says how a class in a package is run.
+// classPathAdvice says how a class in a package is run, after the
+// launcher's "Could not find or load main class".
 const classPathAdvice = `A class in a package runs by its full name from the root of its package directories: give scriptPath the .class file (its package is read from it), or scriptPath "pkg.Main" with dapLaunchArgs {"classPaths": ["ROOT"]} (or cwd ROOT), or dapLaunchArgs {"mainClass": "pkg.Main", "classPaths": [...]}.`
 
 // resumeIfStartSuspended resumes a JVM attached to while it waits at its
