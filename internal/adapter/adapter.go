@@ -119,6 +119,14 @@ type TestRunner interface {
 	TestPlan(ctx context.Context, req TestRequest) (*TestPlan, error)
 }
 
+// ProgramNamer is implemented by adapters whose programs may be named
+// rather than given as a file (a JVM main class, "com.example.App").
+type ProgramNamer interface {
+	// NamesProgram reports whether program, which is no file, names a
+	// program the adapter can launch.
+	NamesProgram(program string) bool
+}
+
 // TestRequest is what debug_test asks for. Path is absolute.
 type TestRequest struct {
 	Path           string

@@ -513,6 +513,28 @@ func TestNodeDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 	}
 }
 
+func TestNodeDebugTestShowsTheFrameThatThrew(t *testing.T) {
+	h := newHarness(t)
+	file := nodeProgram(t, filepath.Join("test", "price.test.js"))
+	res := h.ok("debug_test", map[string]any{"language": "javascript", "path": file})
+	test := res.obj("test")
+	if test["failed"] != true || test.str("name") != "parses a word" {
+		t.Fatalf("debug_test names the failing test: %v", res)
+	}
+	if m := test.str("message"); !strings.Contains(m, "TypeError") || !strings.Contains(m, "not a price: twelve") {
+		t.Errorf("the exception's message: %q", m)
+	}
+	// parsePrice throws; the snapshot stays where it threw, not in the
+	// test that called it.
+	wantStop(t, res, "exception", 8)
+	if loc := res.obj("location"); loc.str("file") != nodeProgram(t, filepath.Join("test", "price.js")) || loc.str("function") != "parsePrice" {
+		t.Errorf("the stop should be shown in parsePrice: %v", loc)
+	}
+	if l := res.vars("locals"); l["trimmed"] != `"twelve"` || l["text"] != `" twelve "` {
+		t.Errorf("the snapshot shows the throwing frame's locals: %v", l)
+	}
+}
+
 func TestNodeJustMyCodeSkipsNodeModules(t *testing.T) {
 	src := nodeProgram(t, filepath.Join("jmc", "main.js"))
 	lib := nodeProgram(t, filepath.Join("jmc", "node_modules", "lib", "index.js"))

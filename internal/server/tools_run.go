@@ -12,13 +12,13 @@ import (
 
 type startArgs struct {
 	SessionID           string            `json:"sessionId"`
-	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug (absolute, or relative to the server's working directory)"`
+	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug (absolute, or relative to the server's working directory); for Java a .java, .class or .jar file, or a main class name such as com.example.App (found on dapLaunchArgs.classPaths, else in cwd)"`
 	Args                []string          `json:"args,omitempty" jsonschema:"command-line arguments for the program"`
 	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory of the program (default: the script's directory)"`
 	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables added for the program"`
 	StopOnEntry         *bool             `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
 	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
-	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields passed through to the debug adapter's launch request (stopOnEntry, justMyCode, …)"`
+	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields passed through to the debug adapter's launch request (stopOnEntry, justMyCode, …; Java: mainClass, classPaths, vmArgs)"`
 	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"more fields for the launch request, merged like dapLaunchArgs"`
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
@@ -106,7 +106,7 @@ type waitArgs struct {
 
 func (s *Server) addRunTools() {
 	addTool(s, "start_debugging",
-		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop snapshot: state, stopReason, location, source lines, top-frame locals, new output, exitCode.",
+		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop snapshot: state, stopReason, location, source lines, top-frame locals, new output, exitCode. Java: a class in a package runs by its full name from its class path root (scriptPath its .class file, or \"pkg.Main\" with dapLaunchArgs.classPaths); a JVM that cannot load the main class fails the call with the JVM's own error.",
 		s.startDebugging)
 	addTool(s, "restart_debugging",
 		"End the program and start it again with the same arguments; breakpoints are re-applied. Returns the first stop's snapshot.",

@@ -98,8 +98,8 @@ func (s *Session) beginStartLocked() error {
 // Start launches a program and, when wait.Wait, waits for its first stop or
 // its end.
 func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) (*StartResult, error) {
-	if _, err := os.Stat(spec.Program); err != nil {
-		return nil, errorf("check the path; relative paths resolve against the server's working directory", "script not found: %s", spec.Program)
+	if err := s.checkProgram(spec.Program); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	if err := s.beginStartLocked(); err != nil {
@@ -113,6 +113,18 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 	return s.connect(ctx, "launch", func(ctx context.Context) (*adapter.Connection, error) {
 		return s.adapter.Launch(ctx, cfg)
 	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
+}
+
+// checkProgram refuses a program that is no file, unless the adapter
+// takes it as a name (adapter.ProgramNamer).
+func (s *Session) checkProgram(program string) error {
+	if _, err := os.Stat(program); err == nil {
+		return nil
+	}
+	if n, ok := s.adapter.(adapter.ProgramNamer); ok && n.NamesProgram(program) {
+		return nil
+	}
+	return errorf("check the path; relative paths resolve against the server's working directory", "script not found: %s", program)
 }
 
 func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
@@ -135,8 +147,8 @@ func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
 
 // PlanLaunch returns what Start would run and send, starting nothing.
 func (s *Session) PlanLaunch(ctx context.Context, spec LaunchSpec) (*adapter.Connection, error) {
-	if _, err := os.Stat(spec.Program); err != nil {
-		return nil, errorf("check the path; relative paths resolve against the server's working directory", "script not found: %s", spec.Program)
+	if err := s.checkProgram(spec.Program); err != nil {
+		return nil, err
 	}
 	cfg := s.launchConfig(spec)
 	cfg.DryRun = true
@@ -453,7 +465,10 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	}
 	if r.caps.SupportsConfigurationDoneRequest {
 		if err := r.client.Call(ctx, "configurationDone", nil, nil); err != nil {
-			return 0, fmt.Errorf("configurationDone: %w", err)
+			// An adapter may answer it only once the program has begun,
+			// and refuse it when the program could not (the JVM's own
+			// launcher failing to load the main class).
+			return 0, launchFailure("start the program", err)
 		}
 	}
 	return applied, nil

@@ -143,12 +143,22 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
+	// A class file that cannot be run fails the launch request itself
+	// (server.launch), which says so to the agent as the adapter's answer.
+	resolveErr := lc.resolveMain()
 	command := lc.command()
 	if cfg.DryRun {
+		if resolveErr != nil {
+			return nil, resolveErr
+		}
 		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
 	}
 	return a.start("launch", args, command, cfg.Logger), nil
 }
+
+// NamesProgram reports whether a program path that is no file names a
+// main class to run ("com.example.App" given as scriptPath).
+func (*Adapter) NamesProgram(program string) bool { return namesClass(program) }
 
 // Attach serves DAP in process; the attach request connects to host:port.
 func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {

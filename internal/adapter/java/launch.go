@@ -63,8 +63,37 @@ func parseLaunch(args map[string]any) (*launchConfig, error) {
 	return &lc, nil
 }
 
+// resolveMain names the main class when the program is a class file (the
+// class it defines, and the class path root its package implies unless
+// classPaths are given) or a class name ("com.example.App", run from
+// classPaths, else from the working directory as java does).
+func (lc *launchConfig) resolveMain() error {
+	if lc.MainClass != "" {
+		return nil
+	}
+	switch {
+	case strings.HasSuffix(lc.Program, ".class"):
+		name, err := className(lc.Program)
+		if err != nil {
+			return err
+		}
+		if len(lc.ClassPaths) == 0 {
+			root, err := classRoot(lc.Program, name)
+			if err != nil {
+				return err
+			}
+			lc.ClassPaths = []string{root}
+		}
+		lc.MainClass = name
+	case namesClass(lc.Program):
+		lc.MainClass, lc.Program = filepath.Base(lc.Program), ""
+	}
+	return nil
+}
+
 // command is the java command line: the agent waiting suspended on a port
-// the kernel picks, then the program in the form its path calls for.
+// the kernel picks, then the program in the form its path calls for (a
+// class file's main class is resolved by resolveMain).
 func (lc *launchConfig) command() []string {
 	cmd := []string{lc.JavaPath, "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"}
 	cmd = append(cmd, lc.VMArgs...)
@@ -74,11 +103,6 @@ func (lc *launchConfig) command() []string {
 	case main != "":
 	case strings.HasSuffix(lc.Program, ".jar"):
 		return append(append(cmd, "-jar", lc.Program), lc.Args...)
-	case strings.HasSuffix(lc.Program, ".class"):
-		main = strings.TrimSuffix(filepath.Base(lc.Program), ".class")
-		if len(cp) == 0 {
-			cp = []string{filepath.Dir(lc.Program)}
-		}
 	default:
 		if len(cp) > 0 {
 			cmd = append(cmd, "-cp", strings.Join(cp, string(os.PathListSeparator)))
@@ -91,6 +115,10 @@ func (lc *launchConfig) command() []string {
 	return append(append(cmd, main), lc.Args...)
 }
 
+// launchErrorBytes bounds what is kept of the JVM's stderr, from its
+// start, to explain a launch that failed.
+const launchErrorBytes = 4 << 10
+
 // jvm is a launched JVM and the readers of its output.
 type jvm struct {
 	p    *proc.Process
@@ -99,6 +127,31 @@ type jvm struct {
 	outputs sync.WaitGroup
 	stdout  *os.File
 	stderr  *os.File
+
+	mu      sync.Mutex
+	errHead []byte // the first launchErrorBytes of stderr
+}
+
+// keepStderr records the start of stderr, where the launcher's own error
+// is ("Error: Could not find or load main class …").
+func (j *jvm) keepStderr(text string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if room := launchErrorBytes - len(j.errHead); room > 0 {
+		j.errHead = append(j.errHead, text[:min(room, len(text))]...)
+	}
+}
+
+// stderrHead waits, bounded, for the output readers to reach the end of the
+// pipes of a JVM that exited, and returns the start of its stderr.
+func (j *jvm) stderrHead() string {
+	select {
+	case <-j.outputsEnded():
+	case <-time.After(outputDrain):
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return strings.TrimSpace(string(j.errHead))
 }
 
 // spawnJVM starts the JVM, waits for the agent's port line and forwards
@@ -131,7 +184,10 @@ func spawnJVM(ctx context.Context, lc *launchConfig, emit func(category, text st
 	}()
 	go func() {
 		defer j.outputs.Done()
-		forwardLines(errR, "stderr", emit, nil)
+		forwardLines(errR, "stderr", func(category, text string) {
+			j.keepStderr(text)
+			emit(category, text)
+		}, nil)
 	}()
 	timer := time.NewTimer(portTimeout)
 	defer timer.Stop()
@@ -181,11 +237,7 @@ func forwardLines(r io.Reader, category string, emit func(category, text string)
 // pipes (the JVM exited), then closes them so that the readers end in any
 // case.
 func (j *jvm) drain() {
-	done := make(chan struct{})
-	go func() {
-		j.outputs.Wait()
-		close(done)
-	}()
+	done := j.outputsEnded()
 	select {
 	case <-done:
 	case <-time.After(outputDrain):
@@ -193,6 +245,17 @@ func (j *jvm) drain() {
 	j.stdout.Close()
 	j.stderr.Close()
 	<-done
+}
+
+// outputsEnded is closed once the output readers have reached the end of
+// both pipes.
+func (j *jvm) outputsEnded() <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		j.outputs.Wait()
+		close(done)
+	}()
+	return done
 }
 
 // close kills the JVM and ends the output readers.

@@ -95,6 +95,10 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 			s.ended = true
 			s.mu.Unlock()
 		case jdwp.EventClassPrepare:
+			if e.RequestID == s.loadReq.Load() {
+				close(s.loaded)
+				continue
+			}
 			s.bps.classPrepared(ctx, e.TypeID, e.Signature)
 		case jdwp.EventBreakpoint:
 			if ids, reason := s.bps.hit(ctx, e); len(ids) > 0 || reason != "" {
@@ -179,6 +183,7 @@ func (s *server) stopped(st *stop) {
 }
 
 func (s *server) sendStopped(st *stop) {
+	s.firstStopOnce.Do(func() { close(s.firstStop) })
 	s.prefetch(st)
 	s.Event("stopped", godap.StoppedEventBody{
 		Reason:            st.reason,
@@ -412,8 +417,6 @@ func (lc *launchConfig) entryClass() string {
 		return lc.MainClass
 	case strings.HasSuffix(lc.Program, ".java"):
 		return strings.TrimSuffix(filepath.Base(lc.Program), ".java")
-	case strings.HasSuffix(lc.Program, ".class"):
-		return strings.TrimSuffix(filepath.Base(lc.Program), ".class")
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,10 @@ const (
 	requestTimeout = 30 * time.Second
 	// vmStartTimeout bounds the wait for the VM_START event of a launch.
 	vmStartTimeout = 10 * time.Second
+	// programLoadTimeout bounds configurationDone's wait for the first
+	// class of the program (see awaitProgram); past it the program runs
+	// on, unwatched. A source launch compiles the file first.
+	programLoadTimeout = 20 * time.Second
 )
 
 // server is the DAP side of the adapter. Requests are handled one at a
@@ -55,6 +60,15 @@ type server struct {
 	source   *sourceMap
 	vmStart  chan struct{} // closed by the event loop on VM_START
 	entry    string        // main class to stop at on entry, when asked
+
+	// loaded is closed by the event loop when the first class of the
+	// program's own is prepared, the answer to request loadReq
+	// (awaitProgram).
+	loaded  chan struct{}
+	loadReq atomic.Int32
+	// firstStop is closed when the first stop is shown.
+	firstStop     chan struct{}
+	firstStopOnce sync.Once
 
 	types *typeCache
 	objs  *objectCache
@@ -98,6 +112,8 @@ func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 		ctx:        ctx,
 		cancel:     cancel,
 		vmStart:    make(chan struct{}),
+		loaded:     make(chan struct{}),
+		firstStop:  make(chan struct{}),
 		threads:    newThreadTable(),
 		handles:    newHandleTable(),
 	}
@@ -241,6 +257,9 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := lc.resolveMain(); err != nil {
+		return nil, err
+	}
 	if lc.Cwd == "" && lc.Program != "" {
 		lc.Cwd = dirOf(lc.Program)
 	}
@@ -365,11 +384,80 @@ func (s *server) configurationDone(ctx context.Context, _ *request) (any, error)
 	if s.attached {
 		return nil, s.resumeIfStartSuspended(ctx)
 	}
+	watching := s.watchFirstClass(ctx)
 	if err := s.vm.Resume(ctx); err != nil {
 		return nil, fmt.Errorf("start the program: %w", err)
 	}
-	return nil, nil
+	if !watching {
+		return nil, nil
+	}
+	return nil, s.awaitProgram(ctx)
 }
+
+// watchFirstClass asks for one event, suspending nothing, when the first
+// class outside the JDK is prepared: the JVM's launcher has found and
+// loaded the program's main class (or the source launcher compiled it).
+func (s *server) watchFirstClass(ctx context.Context) bool {
+	var mods []jdwp.Modifier
+	for _, p := range jdkPrefixes {
+		mods = append(mods, jdwp.ClassExclude(p+"*"))
+	}
+	// Modifiers filter in order: the count, last, counts only the classes
+	// the exclusions let through.
+	mods = append(mods, jdwp.CountModifier(1))
+	id, err := s.vm.SetEvent(ctx, jdwp.EventClassPrepare, jdwp.SuspendNone, mods...)
+	if err != nil {
+		s.log.Debug("java adapter: watch for the program's first class", "err", err)
+		return false
+	}
+	s.loadReq.Store(id)
+	return true
+}
+
+// awaitProgram holds configurationDone's answer until the program's first
+// class is loaded, or a stop is shown (requests about it wait behind this
+// one: requests are served one at a time). A JVM that dies before that never ran the program: its
+// launcher could not load the main class (NoClassDefFoundError for a class
+// run under a name or class path that is not its own, a class file of a
+// newer Java, a source file that did not compile), and the launch fails
+// with the JVM's own words rather than looking like a program that ran
+// and exited.
+func (s *server) awaitProgram(ctx context.Context) error {
+	timer := time.NewTimer(programLoadTimeout)
+	defer timer.Stop()
+	select {
+	case <-s.loaded:
+		return nil
+	case <-s.firstStop:
+		return nil
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return nil
+	case <-s.jvm.p.Done():
+	}
+	select {
+	case <-s.loaded:
+		return nil
+	default:
+	}
+	code, ok := s.jvm.exitCode()
+	if !ok || code == 0 {
+		return nil
+	}
+	text := s.jvm.stderrHead()
+	if text == "" {
+		text = "(nothing on stderr)"
+	}
+	if strings.Contains(text, "load main class") {
+		return fmt.Errorf("the JVM exited (exit code %d) before loading any class of the program:\n%s\n%s", code, text, classPathAdvice)
+	}
+	return fmt.Errorf("the JVM exited (exit code %d) before loading any class of the program:\n%s", code, text)
+}
+
+// classPathAdvice says how a class in a package is run, after the
+// launcher's "Could not find or load main class".
+const classPathAdvice = `A class in a package runs by its full name from the root of its package directories: give scriptPath the .class file (its package is read from it), or scriptPath "pkg.Main" with dapLaunchArgs {"classPaths": ["ROOT"]} (or cwd ROOT), or dapLaunchArgs {"mainClass": "pkg.Main", "classPaths": [...]}.`
 
 // resumeIfStartSuspended resumes a JVM attached to while it waits at its
 // start (suspend=y): its main thread is suspended and nobody else did it.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
@@ -21,13 +20,17 @@ var _ adapter.TestRunner = (*Adapter)(nil)
 // resource is another one, and the name is then the frame's.
 const testNameExpression = `((h) => { const r = h && h.executionAsyncResource(); return r && typeof r.name === "string" && typeof r.fn === "function" ? r.name : ""; })(process.getBuiltinModule?.("node:async_hooks") ?? process.mainModule?.require("node:async_hooks"))`
 
-// testFile matches the names node --test picks as test files.
-var testFile = regexp.MustCompile(`(^|[._-])test\.[cm]?[jt]s$|^test[._-]|\.spec\.[cm]?[jt]s$`)
-
 // TestPlan runs a node:test file directly (`node file.test.js`), which
 // runs its tests in the process being debugged. A failed assertion is
 // caught by the test runner, so it stops through the userUnhandled
-// exception filter (userunhandled.go), in the test's own frame.
+// exception filter (userunhandled.go). The plan names no test frame: the
+// stop is shown where the exception was thrown, in the deepest frame of
+// the user's code (Node's internals, node:assert among them, and packages
+// are subtle frames the snapshot passes over), so a failed assertion shows
+// the test's line and an exception from the code under test shows its
+// throw site and locals. The test's name comes from the async resource the
+// runner runs each test in, which is the same in every synchronous frame of
+// the test.
 func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter.TestPlan, error) {
 	st, err := os.Stat(req.Path)
 	if err != nil {
@@ -49,8 +52,5 @@ func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter
 		ExecutablePath:     req.ExecutablePath,
 		BreakOnExceptions:  userUnhandled,
 		TestNameExpression: testNameExpression,
-		TestFrame: func(_, path string) bool {
-			return path == file || path != "" && testFile.MatchString(filepath.Base(path)) && !strings.Contains(path, "/node_modules/")
-		},
 	}, nil
 }
