@@ -50,6 +50,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 			return nil, err
 		}
 	}
+	outputBefore := s.out.Cursor()
 	started, err := s.Start(ctx, LaunchSpec{
 		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
 		ExecutablePath: plan.ExecutablePath, BreakOnExceptions: plan.BreakOnExceptions,
@@ -61,6 +62,9 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	res := &TestResult{Snapshot: snap, Runner: plan.Runner}
 	switch snap.State {
 	case StateStopped:
+		if snap.ExitCode != nil && *snap.ExitCode != 0 {
+			s.failedWithoutStop(res, plan, *snap.ExitCode, outputBefore)
+		}
 		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0
 		return res, nil
 	case StatePaused:
@@ -96,6 +100,33 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		res.Message = s.failureLine(ctx, snap, plan)
 	}
 	return res, nil
+}
+
+// failedWithoutStop fills in a run whose runner exited non-zero without a
+// stop: any such exit is a failure (an exception that escaped a test, a
+// failure the runner makes without raising), named and explained from the
+// runner's output when it printed that, else by its last line.
+func (s *Session) failedWithoutStop(res *TestResult, plan *adapter.TestPlan, exitCode int, since uint64) {
+	res.Failed = true
+	var out strings.Builder
+	for _, e := range s.out.Since(since, 0).Entries {
+		out.WriteString(e.Output)
+	}
+	if plan.FailureSummary != nil {
+		res.Name, res.Message = plan.FailureSummary(out.String())
+	}
+	if res.Message == "" {
+		res.Message = fmt.Sprintf("the runner exited with code %d", exitCode)
+		if last := lastLine(out.String()); last != "" {
+			res.Message += ": " + last
+		}
+	}
+}
+
+// lastLine is the text's last line that is not blank, trimmed.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // evalInShownFrame evaluates an expression in the frame the current stop
