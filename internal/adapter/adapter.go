@@ -159,6 +159,9 @@ type TestPlan struct {
 	// without stopping (a failure that raised nothing); nil, or empty
 	// strings, when the runner printed neither.
 	FailureSummary func(output string) (name, message string)
+	// HiddenLocal marks the runner's own locals in the test's frames,
+	// which the failure's answer leaves out; nil hides none.
+	HiddenLocal func(name string) bool
 }
 
 // Connection is a started debug adapter, ready for initialize.

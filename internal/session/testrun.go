@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,7 +102,70 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	if res.Message == "" && plan.FailureOutput != nil {
 		res.Message = s.failureLine(ctx, snap, plan)
 	}
+	res.Snapshot = saidOnce(res.Snapshot, res.Message, plan.HiddenLocal)
 	return res, nil
+}
+
+// saidOnce is the snapshot a failed test's answer shows: the test's
+// message says the failure, so the stop's description and the exception's
+// description, message, type name (the id, or debugpy's id with a note)
+// and a stack trace that only repeats the shown frame go, and so do the
+// runner's own locals (hidden). A stack trace naming other frames stays,
+// without its closing message.
+func saidOnce(snap *Snapshot, message string, hidden func(name string) bool) *Snapshot {
+	out := *snap
+	if hidden != nil {
+		out.Locals = slices.DeleteFunc(slices.Clone(snap.Locals), func(v Variable) bool { return hidden(v.Name) })
+		out.New = slices.DeleteFunc(slices.Clone(snap.New), hidden)
+	}
+	if says(message, out.Description) {
+		out.Description = ""
+	}
+	if snap.Exception == nil {
+		return &out
+	}
+	ex := *snap.Exception
+	if says(message, ex.Description) {
+		ex.Description = ""
+	}
+	if says(message, ex.Message) {
+		ex.Message = ""
+	}
+	if ex.ExceptionID != "" && strings.HasPrefix(ex.TypeName, ex.ExceptionID) {
+		ex.TypeName = ""
+	}
+	ex.StackTrace = stackBeyond(ex.StackTrace, message, snap.Location)
+	out.Exception = &ex
+	return &out
+}
+
+// says reports whether message already contains text.
+func says(message, text string) bool {
+	return message != "" && strings.Contains(message, strings.TrimSpace(text))
+}
+
+// framePlace finds the places a stack trace names: "file.py", line 15
+// (Python), file.js:12:5, File.java:12, file.rb:12.
+var framePlace = regexp.MustCompile(`([\w.-]+\.\w+)"?(?:, line |:)(\d+)`)
+
+// stackBeyond is a stack trace without the message it closes with, or ""
+// when all the places it names are the shown location's.
+func stackBeyond(trace, message string, loc *Location) string {
+	trace = strings.TrimRight(trace, "\n")
+	if message != "" {
+		trace = strings.TrimRight(strings.TrimSuffix(trace, message), "\n")
+	}
+	places := framePlace.FindAllStringSubmatch(trace, -1)
+	if loc == nil || len(places) == 0 {
+		return trace
+	}
+	here := []string{filepath.Base(loc.File), strconv.Itoa(loc.Line)}
+	for _, p := range places {
+		if p[1] != here[0] || p[2] != here[1] {
+			return trace
+		}
+	}
+	return ""
 }
 
 // failedWithoutStop fills in a run whose runner exited non-zero without a

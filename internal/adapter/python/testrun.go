@@ -51,6 +51,10 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		BreakOnExceptions:  "userUnhandled",
 		TestNameExpression: `__import__("os").environ.get("PYTEST_CURRENT_TEST", "")`,
 		FailureSummary:     pytestFailure,
+		// pytest's assertion rewriting keeps its operands and messages in
+		// the test's locals (@py_assert1, @py_format4): the failure's
+		// message already says them.
+		HiddenLocal: func(name string) bool { return strings.HasPrefix(name, "@py_") },
 	}, nil
 }
 
