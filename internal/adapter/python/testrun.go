@@ -66,6 +66,9 @@ var (
 	pytestSummaryLine = regexp.MustCompile(`(?m)^(?:FAILED|ERROR) (\S+)(?: - (.*))?$`)
 	// pytestReport is the failure's report, from its banner to the summary.
 	pytestReport = regexp.MustCompile(`(?ms)^=+ (?:FAILURES|ERRORS) =+$(.*?)^=+ short test summary info =+$`)
+	// pytestUsageError is pytest's complaint about its command line: "ERROR:
+	// not found: path::test_x".
+	pytestUsageError = regexp.MustCompile(`(?m)^ERROR: .+$`)
 	// pytestReportHeader opens one test's report: "____ test_x ____".
 	pytestReportHeader = regexp.MustCompile(`^_{3,} .* _{3,}$`)
 )
@@ -74,11 +77,11 @@ var (
 // and its message from the report when that says more (the summary keeps a
 // message's first line, cut to the terminal's width): its "E" lines (the
 // exception), or the report's last line (an XPASS(strict) says only its
-// reason).
+// reason). Without a summary, a usage error is the message.
 func pytestFailure(output string) (name, message string) {
 	m := pytestSummaryLine.FindStringSubmatch(output)
 	if m == nil {
-		return "", ""
+		return "", pytestUsageError.FindString(output)
 	}
 	name, message = m[1], strings.TrimSpace(m[2])
 	if r := pytestReport.FindStringSubmatch(output); r != nil {
