@@ -65,10 +65,10 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	res := &TestResult{Snapshot: snap, Runner: plan.Runner}
 	switch snap.State {
 	case StateStopped:
-		if snap.ExitCode != nil && *snap.ExitCode != 0 {
-			s.failedWithoutStop(res, plan, *snap.ExitCode, outputBefore)
-		}
 		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0
+		if !res.Passed {
+			s.failedWithoutStop(res, plan, snap.ExitCode, outputBefore)
+		}
 		return res, nil
 	case StatePaused:
 	default:
@@ -168,12 +168,12 @@ func stackBeyond(trace, message string, loc *Location) string {
 	return ""
 }
 
-// failedWithoutStop fills in a run whose runner exited non-zero without a
-// stop: any such exit is a failure (an exception that escaped a test, a
-// failure the runner makes without raising), named and explained from the
-// runner's output when it printed that, else by its last line.
-func (s *Session) failedWithoutStop(res *TestResult, plan *adapter.TestPlan, exitCode int, since uint64) {
-	res.Failed = true
+// failedWithoutStop fills in a run that ended without a stop or a zero
+// exit: any non-zero exit is a failure (an exception that escaped a test,
+// a failure the runner makes without raising), and so is an end without an
+// exit code when the runner printed a failure. The name and message come
+// from the runner's output, else its last line says what happened.
+func (s *Session) failedWithoutStop(res *TestResult, plan *adapter.TestPlan, exitCode *int, since uint64) {
 	var out strings.Builder
 	for _, e := range s.out.Since(since, 0).Entries {
 		out.WriteString(e.Output)
@@ -181,8 +181,13 @@ func (s *Session) failedWithoutStop(res *TestResult, plan *adapter.TestPlan, exi
 	if plan.FailureSummary != nil {
 		res.Name, res.Message = plan.FailureSummary(out.String())
 	}
+	if exitCode == nil {
+		res.Failed = res.Name != "" || res.Message != ""
+		return
+	}
+	res.Failed = true
 	if res.Message == "" {
-		res.Message = fmt.Sprintf("the runner exited with code %d", exitCode)
+		res.Message = fmt.Sprintf("the runner exited with code %d", *exitCode)
 		if last := lastLine(out.String()); last != "" {
 			res.Message += ": " + last
 		}
