@@ -162,6 +162,14 @@ type TestPlan struct {
 	// FailureOutput matches the output line carrying the failure message,
 	// for runners that print it rather than raise it.
 	FailureOutput *regexp.Regexp
+	// FailureSummary reads, from the runner's whole output, the failing
+	// test's name and the failure's message, for a run that failed
+	// without stopping (a failure that raised nothing); nil, or empty
+	// strings, when the runner printed neither.
+	FailureSummary func(output string) (name, message string)
+	// HiddenLocal marks the runner's own locals in the test's frames,
+	// which the failure's answer leaves out; nil hides none.
+	HiddenLocal func(name string) bool
 }
 
 // Connection is a started debug adapter, ready for initialize.

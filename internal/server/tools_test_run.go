@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -27,10 +26,12 @@ type testInfo struct {
 	Message string `json:"message,omitempty"`
 }
 
+// debugTestResult leads with the test, which carries the failure's message
+// the rest of the answer then does not repeat.
 type debugTestResult struct {
+	Test testInfo `json:"test"`
 	runResult
-	SessionID string   `json:"sessionId"`
-	Test      testInfo `json:"test"`
+	SessionID string `json:"sessionId"`
 }
 
 // defaultTestTimeout allows for building and collecting the tests.
@@ -73,10 +74,8 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	}
 	var prefix string
 	switch {
-	case res.Failed && res.Name != "":
-		prefix = fmt.Sprintf("Test %s failed: %s.", res.Name, orUnknown(res.Message))
 	case res.Failed:
-		prefix = fmt.Sprintf("A test failed: %s.", orUnknown(res.Message))
+		prefix = failedPrefix(res)
 	case res.Passed:
 		prefix = "The tests passed: nothing to debug."
 	}
@@ -87,9 +86,15 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	}, nil
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "no message"
+// failedPrefix names the failed test; its message stays in test.message
+// alone, where the answer begins.
+func failedPrefix(res *session.TestResult) string {
+	which := "A test"
+	if res.Name != "" {
+		which = "Test " + res.Name
 	}
-	return s
+	if res.Message == "" {
+		return which + " failed (no message)."
+	}
+	return which + " failed (test.message says why)."
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +53,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 			return nil, err
 		}
 	}
+	outputBefore := s.out.Cursor()
 	started, err := s.Start(ctx, LaunchSpec{
 		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
 		ExecutablePath: plan.ExecutablePath, BreakOnExceptions: plan.BreakOnExceptions,
@@ -62,6 +66,9 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	switch snap.State {
 	case StateStopped:
 		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0
+		if !res.Passed {
+			s.failedWithoutStop(res, plan, snap.ExitCode, outputBefore)
+		}
 		return res, nil
 	case StatePaused:
 	default:
@@ -95,7 +102,102 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	if res.Message == "" && plan.FailureOutput != nil {
 		res.Message = s.failureLine(ctx, snap, plan)
 	}
+	res.Snapshot = saidOnce(res.Snapshot, res.Message, plan.HiddenLocal)
 	return res, nil
+}
+
+// saidOnce is the snapshot a failed test's answer shows: the test's
+// message says the failure, so the stop's description and the exception's
+// description, message, type name (the id, or debugpy's id with a note)
+// and a stack trace that only repeats the shown frame go, and so do the
+// runner's own locals (hidden). A stack trace naming other frames stays,
+// without its closing message.
+func saidOnce(snap *Snapshot, message string, hidden func(name string) bool) *Snapshot {
+	out := *snap
+	if hidden != nil {
+		out.Locals = slices.DeleteFunc(slices.Clone(snap.Locals), func(v Variable) bool { return hidden(v.Name) })
+		out.New = slices.DeleteFunc(slices.Clone(snap.New), hidden)
+	}
+	if says(message, out.Description) {
+		out.Description = ""
+	}
+	if snap.Exception == nil {
+		return &out
+	}
+	ex := *snap.Exception
+	if says(message, ex.Description) {
+		ex.Description = ""
+	}
+	if says(message, ex.Message) {
+		ex.Message = ""
+	}
+	if ex.ExceptionID != "" && strings.HasPrefix(ex.TypeName, ex.ExceptionID) {
+		ex.TypeName = ""
+	}
+	ex.StackTrace = stackBeyond(ex.StackTrace, message, snap.Location)
+	out.Exception = &ex
+	return &out
+}
+
+// says reports whether message already contains text.
+func says(message, text string) bool {
+	return message != "" && strings.Contains(message, strings.TrimSpace(text))
+}
+
+// framePlace finds the places a stack trace names: "file.py", line 15
+// (Python), file.js:12:5, File.java:12, file.rb:12.
+var framePlace = regexp.MustCompile(`([\w.-]+\.\w+)"?(?:, line |:)(\d+)`)
+
+// stackBeyond is a stack trace without the message it closes with, or ""
+// when all the places it names are the shown location's.
+func stackBeyond(trace, message string, loc *Location) string {
+	trace = strings.TrimRight(trace, "\n")
+	if message != "" {
+		trace = strings.TrimRight(strings.TrimSuffix(trace, message), "\n")
+	}
+	places := framePlace.FindAllStringSubmatch(trace, -1)
+	if loc == nil || len(places) == 0 {
+		return trace
+	}
+	here := []string{filepath.Base(loc.File), strconv.Itoa(loc.Line)}
+	for _, p := range places {
+		if p[1] != here[0] || p[2] != here[1] {
+			return trace
+		}
+	}
+	return ""
+}
+
+// failedWithoutStop fills in a run that ended without a stop or a zero
+// exit: any non-zero exit is a failure (an exception that escaped a test,
+// a failure the runner makes without raising), and so is an end without an
+// exit code when the runner printed a failure. The name and message come
+// from the runner's output, else its last line says what happened.
+func (s *Session) failedWithoutStop(res *TestResult, plan *adapter.TestPlan, exitCode *int, since uint64) {
+	var out strings.Builder
+	for _, e := range s.out.Since(since, 0).Entries {
+		out.WriteString(e.Output)
+	}
+	if plan.FailureSummary != nil {
+		res.Name, res.Message = plan.FailureSummary(out.String())
+	}
+	if exitCode == nil {
+		res.Failed = res.Name != "" || res.Message != ""
+		return
+	}
+	res.Failed = true
+	if res.Message == "" {
+		res.Message = fmt.Sprintf("the runner exited with code %d", *exitCode)
+		if last := lastLine(out.String()); last != "" {
+			res.Message += ": " + last
+		}
+	}
+}
+
+// lastLine is the text's last line that is not blank, trimmed.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // evalInShownFrame evaluates an expression in the frame the current stop

@@ -74,7 +74,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		userPython = true
 	}
 	var scripts string
-	if (nodelay && !userPython) || !prog.hasDebugpy() {
+	if (nodelay && !userPython) || !prog.hasDebugpy() || runsPytest(cfg) {
 		scripts, err = scriptsDir(&cleanups)
 		if err != nil {
 			return nil, nil, err
@@ -82,6 +82,9 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 
 	env := launchEnv(cfg)
+	if runsPytest(cfg) {
+		cfg = withPytestPlugin(cfg, env, scripts)
+	}
 	if !prog.hasDebugpy() {
 		modules, err := a.finder.borrowedModules(ctx, prog, host, s, scripts)
 		if err != nil {

@@ -102,10 +102,10 @@ var (
 )
 
 // scriptFiles are the scripts that run as files rather than with -c: the
-// debuggee shim, whose file name matters, and deps.py, which re-executes
-// itself.
+// debuggee shim, whose file name matters, deps.py, which re-executes
+// itself, and the pytest plugin, which pytest imports.
 func scriptFiles() map[string]string {
-	return map[string]string{debuggeeShimName: debuggeeShim, depsScriptName: depsScript}
+	return map[string]string{debuggeeShimName: debuggeeShim, depsScriptName: depsScript, pytestPluginFile: pytestPlugin}
 }
 
 // installScripts writes the script files under root, once per content: the
@@ -128,11 +128,11 @@ func installScripts(root string) (string, error) {
 	if d, ok := scriptsDirs[root]; ok && d == dir && scriptsPresent(dir, files) {
 		return dir, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("debugpy scripts: %w", err)
-	}
 	for _, name := range names {
 		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return "", fmt.Errorf("debugpy scripts: %w", err)
+		}
 		if b, err := os.ReadFile(path); err == nil && string(b) == files[name] {
 			continue
 		}

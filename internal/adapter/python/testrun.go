@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -49,7 +50,74 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		ExecutablePath:     python,
 		BreakOnExceptions:  "userUnhandled",
 		TestNameExpression: `__import__("os").environ.get("PYTEST_CURRENT_TEST", "")`,
+		FailureSummary:     pytestFailure,
+		// pytest's assertion rewriting keeps its operands and messages in
+		// the test's locals (@py_assert1, @py_format4): the failure's
+		// message already says them.
+		HiddenLocal: func(name string) bool { return strings.HasPrefix(name, "@py_") },
 	}, nil
+}
+
+var (
+	// pytestSummaryLine is the short test summary's line for a failure:
+	// "FAILED path::test - Error: message", ERROR for one outside the test
+	// (a fixture, the collection); the message is cut to the terminal's
+	// width, ending in "...", and absent for a failure that raised nothing.
+	pytestSummaryLine = regexp.MustCompile(`(?m)^(?:FAILED|ERROR) (\S+)(?: - (.*))?$`)
+	// pytestReport is the failure's report, from its banner to the summary.
+	pytestReport = regexp.MustCompile(`(?ms)^=+ (?:FAILURES|ERRORS) =+$(.*?)^=+ short test summary info =+$`)
+	// pytestUsageError is pytest's complaint about its command line: "ERROR:
+	// not found: path::test_x".
+	pytestUsageError = regexp.MustCompile(`(?m)^ERROR: .+$`)
+	// pytestReportHeader opens one test's report: "____ test_x ____".
+	pytestReportHeader = regexp.MustCompile(`^_{3,} .* _{3,}$`)
+)
+
+// pytestFailure reads the failing test's name from pytest's short summary,
+// and its message from the report when that says more (the summary keeps a
+// message's first line, cut to the terminal's width): its "E" lines (the
+// exception), or the report's last line (an XPASS(strict) says only its
+// reason). Without a summary, a usage error is the message.
+func pytestFailure(output string) (name, message string) {
+	m := pytestSummaryLine.FindStringSubmatch(output)
+	if m == nil {
+		return "", pytestUsageError.FindString(output)
+	}
+	name, message = m[1], strings.TrimSpace(m[2])
+	if r := pytestReport.FindStringSubmatch(output); r != nil {
+		reported := reportMessage(r[1])
+		if reported != "" && strings.HasPrefix(reported, strings.TrimSuffix(message, "...")) {
+			return name, reported
+		}
+	}
+	return name, message
+}
+
+// reportMessage is the last block of "E   " lines of a pytest report (the
+// exception that ended the test, after any it was raised while handling),
+// else the report's last line.
+func reportMessage(report string) string {
+	var block []string
+	last := ""
+	inBlock := false
+	for _, line := range strings.Split(report, "\n") {
+		text, isError := strings.CutPrefix(line, "E ")
+		switch {
+		case isError && inBlock:
+			block = append(block, strings.TrimSpace(text))
+		case isError:
+			block, inBlock = []string{strings.TrimSpace(text)}, true
+		default:
+			inBlock = false
+		}
+		if t := strings.TrimSpace(line); t != "" && !pytestReportHeader.MatchString(t) {
+			last = t
+		}
+	}
+	if block != nil {
+		return strings.Join(block, "\n")
+	}
+	return last
 }
 
 // pytestInterpreter is the first interpreter, of those the user points at
