@@ -132,6 +132,12 @@ func TestPythonUncaughtException(t *testing.T) {
 	if snap.vars("locals")["value"] != "-1" {
 		t.Errorf("locals at the raise: %v", snap.vars("locals"))
 	}
+	// The reference's clients read the exception from list_debug_sessions.
+	last := h.ok("list_debug_sessions", map[string]any{}).list("sessions")[0].obj("lastStop")
+	if last.str("reason") != "exception" || last.obj("exceptionInfo").str("exceptionId") != "ValueError" ||
+		!strings.Contains(last.obj("exceptionInfo").obj("details").str("message"), "negative value") {
+		t.Errorf("list_debug_sessions lastStop: %v", last)
+	}
 	end := h.ok("continue_execution", map[string]any{"sessionId": id})
 	if end.str("state") != "stopped" || end.num("exitCode") != 1 {
 		t.Errorf("after an uncaught exception the program ends with code 1: %v", end)

@@ -36,6 +36,9 @@ type runData struct {
 	AttachConfig          map[string]any    `json:"attachConfig,omitempty"`
 	LaunchRequest         map[string]any    `json:"launchRequest,omitempty"`
 	AdapterCommand        []string          `json:"adapterCommand,omitempty"`
+	// OutputReset: the output of earlier runs was cleared (restart), and
+	// get_output from 0 reads this run's.
+	OutputReset bool `json:"outputReset,omitempty"`
 }
 
 // runResult is the answer of every run-control tool: a message and the
@@ -250,7 +253,7 @@ func (s *Server) restartDebugging(ctx context.Context, a *runControlArgs) (*runR
 	}
 	res := runResultOf(started.Snapshot, "Restarted.")
 	n := started.BreakpointsApplied
-	res.Data = &runData{Message: res.Message, Reason: res.StopReason, BreakpointsReapplied: &n}
+	res.Data = &runData{Message: res.Message, Reason: res.StopReason, BreakpointsReapplied: &n, OutputReset: true}
 	res.Warning = unverifiedWarning(sess)
 	return res.shape(a.shapeArgs), nil
 }

@@ -93,11 +93,40 @@ type languageCheck struct {
 }
 
 type lastStopInfo struct {
-	Reason      string    `json:"reason"`
-	ThreadID    int       `json:"threadId"`
-	Timestamp   time.Time `json:"timestamp"`
-	Description string    `json:"description,omitempty"`
-	Text        string    `json:"text,omitempty"`
+	Reason        string             `json:"reason"`
+	ThreadID      int                `json:"threadId"`
+	Timestamp     time.Time          `json:"timestamp"`
+	Description   string             `json:"description,omitempty"`
+	Text          string             `json:"text,omitempty"`
+	ExceptionInfo *stopExceptionInfo `json:"exceptionInfo,omitempty"`
+}
+
+// stopExceptionInfo is an exception stop's details in DAP's exceptionInfo
+// shape, which the reference's clients read from lastStop.
+type stopExceptionInfo struct {
+	ExceptionID string            `json:"exceptionId"`
+	BreakMode   string            `json:"breakMode,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Details     *exceptionDetails `json:"details,omitempty"`
+}
+
+type exceptionDetails struct {
+	Message  string `json:"message,omitempty"`
+	TypeName string `json:"typeName,omitempty"`
+}
+
+func stopExceptionOf(e *session.ExceptionInfo) *stopExceptionInfo {
+	if e == nil || e.ExceptionID == "" && e.TypeName == "" {
+		return nil
+	}
+	info := &stopExceptionInfo{ExceptionID: e.ExceptionID, BreakMode: e.BreakMode, Description: e.Description}
+	if info.ExceptionID == "" {
+		info.ExceptionID = e.TypeName
+	}
+	if e.Message != "" || e.TypeName != "" {
+		info.Details = &exceptionDetails{Message: e.Message, TypeName: e.TypeName}
+	}
+	return info
 }
 
 type sessionInfo struct {
@@ -264,7 +293,8 @@ func (s *Server) listSessions(_ context.Context, _ *struct{}) (*listSessionsResu
 			si.StateReason = info.Cause
 		}
 		if st := info.LastStop; st != nil {
-			si.LastStop = &lastStopInfo{Reason: st.Reason, ThreadID: st.ThreadID, Timestamp: st.Time, Description: st.Description, Text: st.Text}
+			si.LastStop = &lastStopInfo{Reason: st.Reason, ThreadID: st.ThreadID, Timestamp: st.Time, Description: st.Description, Text: st.Text,
+				ExceptionInfo: stopExceptionOf(st.Exception())}
 		}
 		res.Sessions = append(res.Sessions, si)
 	}

@@ -538,3 +538,29 @@ func freePort(t *testing.T) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// A restart is a new run: get_output reads it from its start (from 0, or
+// from a cursor held over the restart), and the answer says output was reset.
+func TestRestartStartsTheOutputAfresh(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "output.mock")
+	first := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if first.str("state") != "stopped" {
+		t.Fatalf("output.mock runs to its end: %v", first)
+	}
+	held := h.ok("get_output", map[string]any{"sessionId": id}).num("nextSince")
+	again := h.ok("restart_debugging", map[string]any{"sessionId": id})
+	if again.obj("data")["outputReset"] != true {
+		t.Errorf("restart should say outputReset: %v", again.obj("data"))
+	}
+	for _, since := range []int{0, held} {
+		page := h.ok("get_output", map[string]any{"sessionId": id, "since": since})
+		if text := page.outputText("entries"); strings.Count(text, "hello") != 1 {
+			t.Errorf("from %v: this run's output once, got %q", since, text)
+		}
+		if page.num("dropped") != 0 {
+			t.Errorf("from %v: the earlier run's output is not dropped output: %v", since, page)
+		}
+	}
+}

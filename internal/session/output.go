@@ -41,6 +41,21 @@ type OutputBuffer struct {
 	pending []OutputEntry
 	// arrived is closed and replaced whenever output arrives.
 	arrived chan struct{}
+	// runStart is the last seq of earlier runs (Reset): a read from before
+	// it starts at the current run, and does not count the earlier runs'
+	// entries as dropped.
+	runStart uint64
+}
+
+// Reset starts the output of a new run of the program (a restart): what
+// earlier runs printed is gone, and seqs go on increasing, so that a cursor
+// an agent holds reads the new run from its start.
+func (b *OutputBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	clear(b.entries)
+	b.entries, b.pending, b.bytes = b.entries[:0], b.pending[:0], 0
+	b.runStart = b.next - 1
 }
 
 // NewOutputBuffer returns an empty buffer.
@@ -166,6 +181,7 @@ func (b *OutputBuffer) FinishedSince(since uint64, limit int) OutputPage {
 }
 
 func (b *OutputBuffer) sinceLocked(since uint64, limit int) OutputPage {
+	since = max(since, b.runStart)
 	page := OutputPage{NextSince: since}
 	if len(b.entries) == 0 {
 		if b.next-1 > since {

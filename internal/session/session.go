@@ -178,6 +178,18 @@ func (s *Session) Info() Info {
 	}
 }
 
+// Exception is the exception the program stopped on, as the adapter
+// described it (its exceptionInfo), once the stop's prefetch has it; nil
+// before that, for other stops, and where the adapter has no such request.
+func (st *Stop) Exception() *ExceptionInfo {
+	select {
+	case <-st.ready:
+		return st.exception
+	default:
+		return nil
+	}
+}
+
 // State returns the current state.
 func (s *Session) State() State {
 	s.mu.Lock()

@@ -221,6 +221,7 @@ func (s *Session) Restart(ctx context.Context, wait WaitOptions) (*StartResult, 
 	s.setStateLocked(StateStopped, "restarting")
 	s.exitCode = nil
 	s.mu.Unlock()
+	s.out.Reset()
 	if spec.attach != nil {
 		return s.Attach(ctx, *spec.attach, wait)
 	}
