@@ -264,6 +264,11 @@ type Quirks struct {
 	// see "pause", not a crash), and a Rust panic, which it can only catch
 	// with a breakpoint of the adapter's own, as that breakpoint.
 	StopReason func(reason, description string) (string, string)
+	// BreakpointLocations, when set, tells how many places in the program
+	// the adapter's breakpoint adapterID resolved to, 0 when it cannot
+	// tell. DAP has no field for it; lldb-dap reports one breakpoint for a
+	// line that compiles to several places (a Rust `for` line).
+	BreakpointLocations func(ctx context.Context, call CallFunc, adapterID int) int
 }
 
 // CallFunc sends one DAP request and decodes its response body into body

@@ -537,3 +537,38 @@ func TestRustDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 		t.Errorf("a passing test: %v", passing)
 	}
 }
+
+// A breakpoint on a Rust `for` line resolves to two locations (the
+// iterator's set-up and each turn's next()); a step_over from the first
+// must reach the loop's body, not stop again at the second, and
+// set_breakpoint says the line has two locations.
+func TestNativeRustStepOverLeavesAMultiLocationLine(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	src := nativeProgram(t, "rust", "src", "main.rs")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 17})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust")}), "breakpoint", 17)
+	if bps := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints"); len(bps) != 1 || bps[0].num("locations") != 2 {
+		t.Errorf("list_breakpoints counts the for line's locations: %v", bps)
+	}
+	again := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 17})
+	if !strings.Contains(again.str("message"), "2 locations") {
+		t.Errorf("set_breakpoint says the line resolved to 2 locations: %v", again.str("message"))
+	}
+
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 18)
+	if l := over.vars("locals"); l["i"] != "0" {
+		t.Errorf("first turn of the loop: %v", l)
+	}
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 17)
+	over = h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 18)
+	if l := over.vars("locals"); l["i"] != "1" {
+		t.Errorf("second turn of the loop: %v", l)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Contains(out, "breakpoint list") {
+		t.Errorf("the server's own lldb commands are not program output: %q", out)
+	}
+}

@@ -17,11 +17,14 @@ type Breakpoint struct {
 	Line          int    `json:"line"`
 	RequestedLine int    `json:"requestedLine,omitempty"`
 	Verified      bool   `json:"verified"`
-	Condition     string `json:"condition,omitempty"`
-	HitCondition  string `json:"hitCondition,omitempty"`
-	LogMessage    string `json:"logMessage,omitempty"`
-	Message       string `json:"message,omitempty"`
-	Anchor        string `json:"anchor,omitempty"`
+	// Locations is how many places the line compiles to, when more than
+	// one and the adapter tells.
+	Locations    int    `json:"locations,omitempty"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hitCondition,omitempty"`
+	LogMessage   string `json:"logMessage,omitempty"`
+	Message      string `json:"message,omitempty"`
+	Anchor       string `json:"anchor,omitempty"`
 	// Temporary: placed by run_to, removed when it returns.
 	Temporary bool `json:"temporary,omitempty"`
 	// Collect, for a tracepoint: expressions recorded at each hit.

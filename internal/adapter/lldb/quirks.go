@@ -26,11 +26,12 @@ func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
 	return adapter.Quirks{
 		// "repl" answers in lldb's print form, "(int) $0 = 6", and creates a
 		// $N variable each time; "watch" answers "6".
-		EvaluateContext: "watch",
-		IsNoise:         isNoise,
-		FrameName:       frameName,
-		InternalFrame:   internalFrame,
-		BeforeContinue:  discardStalePlans,
+		EvaluateContext:     "watch",
+		IsNoise:             isNoise,
+		FrameName:           frameName,
+		InternalFrame:       internalFrame,
+		BeforeContinue:      discardStalePlans,
+		BreakpointLocations: breakpointLocations,
 		StopReason: func(reason, description string) (string, string) {
 			// The first stop of a program asked to stop on entry:
 			// lldb-dap 22.1.8 reports it as reason "entry", description
@@ -196,4 +197,27 @@ func discardStalePlans(ctx context.Context, call adapter.CallFunc, threadID int)
 	}
 	_ = call(ctx, "evaluate", map[string]any{"expression": discardStalePlan, "context": "repl", "frameId": stack.StackFrames[0].ID}, nil)
 	return nil
+}
+
+// locationCount is the count in LLDB's `breakpoint list ID` header line,
+// "2: file = '…', line = 17, exact_match = 0, locations = 2, resolved = 2".
+var locationCount = regexp.MustCompile(`\blocations = (\d+)`)
+
+// breakpointLocations asks LLDB how many places its breakpoint id resolved
+// to: lldb-dap's setBreakpoints answer has one entry per line whatever the
+// count. The command runs through evaluate in context repl (the backtick
+// marks an lldb command); 0 when the answer does not say.
+func breakpointLocations(ctx context.Context, call adapter.CallFunc, id int) int {
+	var body struct {
+		Result string `json:"result"`
+	}
+	if err := call(ctx, "evaluate", map[string]any{"expression": "`breakpoint list " + strconv.Itoa(id), "context": "repl"}, &body); err != nil {
+		return 0
+	}
+	m := locationCount.FindStringSubmatch(body.Result)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }
