@@ -17,14 +17,11 @@ type Breakpoint struct {
 	Line          int    `json:"line"`
 	RequestedLine int    `json:"requestedLine,omitempty"`
 	Verified      bool   `json:"verified"`
-	// Locations is how many places the line compiles to, when more than
-	// one and the adapter tells.
-	Locations    int    `json:"locations,omitempty"`
-	Condition    string `json:"condition,omitempty"`
-	HitCondition string `json:"hitCondition,omitempty"`
-	LogMessage   string `json:"logMessage,omitempty"`
-	Message      string `json:"message,omitempty"`
-	Anchor       string `json:"anchor,omitempty"`
+	Condition     string `json:"condition,omitempty"`
+	HitCondition  string `json:"hitCondition,omitempty"`
+	LogMessage    string `json:"logMessage,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Anchor        string `json:"anchor,omitempty"`
 	// Temporary: placed by run_to, removed when it returns.
 	Temporary bool `json:"temporary,omitempty"`
 	// Collect, for a tracepoint: expressions recorded at each hit.
@@ -35,6 +32,9 @@ type Breakpoint struct {
 	// TraceMode says how a tracepoint collects: by logpoint, without
 	// stopping, or by stopping, evaluating and continuing.
 	TraceMode string `json:"traceMode,omitempty"`
+	// Locations is how many places the line compiles to, when more than
+	// one and the adapter tells.
+	Locations int `json:"locations,omitempty"`
 
 	// sendLine is the line asked for; Line is where the adapter put it.
 	sendLine  int
