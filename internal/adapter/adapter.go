@@ -269,6 +269,11 @@ type Quirks struct {
 	// tell. DAP has no field for it; lldb-dap reports one breakpoint for a
 	// line that compiles to several places (a Rust `for` line).
 	BreakpointLocations func(ctx context.Context, call CallFunc, adapterID int) int
+	// ElementCount, when set, recognises a value that gives only a
+	// container's element count and returns that count: lldb-dap shows a
+	// std::vector or a Rust Vec as "size=2". The session then reads the
+	// first elements and shows them after the count.
+	ElementCount func(value string) (int, bool)
 }
 
 // CallFunc sends one DAP request and decodes its response body into body

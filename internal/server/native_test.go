@@ -234,6 +234,37 @@ func TestNativeCppValues(t *testing.T) {
 	}
 }
 
+// lldb-dap shows a std::vector as "size=3" only; snapshots and traces show
+// its first elements too, so an agent reads them without expanding.
+func TestNativeCppVectorElementsInline(t *testing.T) {
+	testenv.RequireTool(t, "apt-get install -y g++", "c++")
+	h := newHarness(t)
+	id := h.sessionFor("cpp")
+	src := nativeProgram(t, "cpp", "shapes.cpp")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 28})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 28)
+	if l := snap.vars("locals"); l["sizes"] != "size=3 [1, 2, 3]" || l["shapes"] != "size=2" {
+		t.Errorf("the snapshot shows the vector's elements, unless they are structs shown by their type's name: %v", l)
+	}
+	if w := h.ok("add_watch", map[string]any{"sessionId": id, "expression": "sizes"}).obj("watch"); w.str("value") != "size=3 [1, 2, 3]" {
+		t.Errorf("a watch shows the vector's elements: %v", w)
+	}
+}
+
+// A traced call records a Rust slice argument with its elements.
+func TestNativeRustTraceShowsElements(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "wait_forever", "maxCalls": 1})
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "args": []string{"wait"}, "waitForStop": false})
+	entries := h.ok("get_trace", map[string]any{"sessionId": id, "wait": 60000}).list("entries")
+	if len(entries) == 0 || entries[0].str("kind") != "call" || entries[0].vars("values")["tags"] != `size=3 ["item-0", "item-1", "item-2"]` {
+		t.Errorf("the traced call shows the slice's elements: %v", entries)
+	}
+}
+
 func TestNativeCppThrow(t *testing.T) {
 	testenv.RequireTool(t, "apt-get install -y g++", "c++")
 	h := newHarness(t)
@@ -529,8 +560,8 @@ func TestRustDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 	if loc := res.obj("location"); loc.num("line") != 21 || !strings.HasSuffix(loc.str("file"), "lib.rs") {
 		t.Errorf("the snapshot shows the test's frame: %v", loc)
 	}
-	if l := res.vars("locals"); l["got"] != "30" {
-		t.Errorf("the test's locals: %v", l)
+	if l := res.vars("locals"); l["got"] != "30" || l["prices"] != "size=3 [10, 20, 30]" {
+		t.Errorf("the test's locals, a Vec with its elements: %v", l)
 	}
 	passing := h.ok("debug_test", map[string]any{"language": "rust", "path": src, "name": "total_without_discount"})
 	if pt := passing.obj("test"); pt["passed"] != true || passing.str("state") != "stopped" {

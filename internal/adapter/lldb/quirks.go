@@ -32,6 +32,7 @@ func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
 		InternalFrame:       internalFrame,
 		BeforeContinue:      discardStalePlans,
 		BreakpointLocations: breakpointLocations,
+		ElementCount:        elementCount,
 		StopReason: func(reason, description string) (string, string) {
 			// The first stop of a program asked to stop on entry:
 			// lldb-dap 22.1.8 reports it as reason "entry", description
@@ -220,4 +221,19 @@ func breakpointLocations(ctx context.Context, call adapter.CallFunc, id int) int
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// sizeOnly is the whole summary LLDB's formatters give a std::vector, a
+// std::list, a Rust Vec or VecDeque: the element count and nothing of the
+// elements.
+var sizeOnly = regexp.MustCompile(`^size=(\d+)$`)
+
+// elementCount reads the count from a size-only summary.
+func elementCount(value string) (int, bool) {
+	m := sizeOnly.FindStringSubmatch(value)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
 }

@@ -158,3 +158,16 @@ func TestDiscardStalePlans(t *testing.T) {
 		t.Errorf("a failing stackTrace must not block the continue: %v", err)
 	}
 }
+
+func TestElementCountReadsOnlyABareSize(t *testing.T) {
+	for value, want := range map[string]int{"size=3": 3, "size=0": 0} {
+		if n, ok := elementCount(value); !ok || n != want {
+			t.Errorf("elementCount(%q) = %d, %v; want %d", value, n, ok, want)
+		}
+	}
+	for _, value := range []string{"size=3 [1, 2, 3]", `"size=3"`, "Some(7)", "size="} {
+		if _, ok := elementCount(value); ok {
+			t.Errorf("elementCount(%q) should not read a count", value)
+		}
+	}
+}
