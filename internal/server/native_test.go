@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -544,12 +545,29 @@ func TestNativeRustAttach(t *testing.T) {
 }
 
 // debug_test on cargo test: a failed assert_eq! is a panic, stopped in the
-// test's own frame with the assertion's message.
+// test's own frame with the assertion's message. The answer leaves out
+// the backtrace std prints under an inherited RUST_BACKTRACE (the stop
+// shows the stack already) and the echo of the server's own lldb commands.
 func TestRustDebugTestStopsAtTheFailingAssertion(t *testing.T) {
+	t.Setenv("RUST_BACKTRACE", "1")
 	h := newHarness(t)
 	h.sessionFor("rust")
 	src := nativeProgram(t, "rustfail", "src", "lib.rs")
 	res := h.ok("debug_test", map[string]any{"language": "rust", "path": src})
+	out := res.outputText("output")
+	for _, noise := range []string{"stack backtrace", "(lldb)", "rust_panic"} {
+		if strings.Contains(out, noise) {
+			t.Errorf("%q in debug_test's output: %q", noise, out)
+		}
+	}
+	if !strings.Contains(out, "left: 30.0") {
+		t.Errorf("the test's own output stays: %q", out)
+	}
+	answer, _ := json.Marshal(res)
+	t.Logf("debug_test answer: %d bytes", len(answer))
+	if len(answer) > 4096 {
+		t.Errorf("a failing cargo test's answer should fit in 4 KB, is %d bytes: %s", len(answer), answer)
+	}
 	test := res.obj("test")
 	if test.str("runner") != "cargo test" || test["failed"] != true || !strings.HasSuffix(test.str("name"), "tests::total_with_discount") {
 		t.Fatalf("debug_test names the failing test: %v", res)

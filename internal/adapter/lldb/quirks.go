@@ -63,7 +63,7 @@ func stopReason(reason, description string, panicBreakpoint bool) (string, strin
 	case reason == "exception" && isSIGSTOP(description):
 		return "pause", description
 	case panicBreakpoint && reason == "breakpoint" && strings.HasPrefix(description, "breakpoint "+panicBreakpointID+"."):
-		return "exception", "Rust panic: its message is in the program's stderr output"
+		return "exception", "Rust panic: its message is in the program's output"
 	}
 	return reason, description
 }
@@ -84,7 +84,8 @@ const panicBreakpointID = "1"
 // debug console try …", "For more information visit …"), LLDB's process
 // notes ("Executable binary set to …", "Attached to process N." even on
 // launch, "Process N exited with status = 3", which the snapshot reports as
-// exitCode) and the echo of commands it runs for us. Program output comes
+// exitCode) and the echo of commands it runs for us, with the answer to
+// panicCommand. Program output comes
 // as stdout and stderr, never console, so only console lines are looked at;
 // other console lines (warnings about debug information, say) stay.
 func isNoise(category, text string) bool {
@@ -97,7 +98,7 @@ func isNoise(category, text string) bool {
 			return true
 		}
 	}
-	return processExited.MatchString(t)
+	return processExited.MatchString(t) || panicBreakpointSet.MatchString(t)
 }
 
 var noisePrefixes = []string{
@@ -110,9 +111,15 @@ var noisePrefixes = []string{
 	"Running postRunCommands:",
 	"(lldb) command script import ",
 	"(lldb) command source ",
+	"(lldb) " + panicCommand,
 }
 
 var processExited = regexp.MustCompile(`^Process \d+ exited with status = `)
+
+// panicBreakpointSet is LLDB's answer to panicCommand, resolved or not:
+// "Breakpoint 1: where = app`__rustc::rust_panic + 8 at …", "Breakpoint 1:
+// no locations (pending)."
+var panicBreakpointSet = regexp.MustCompile(`^Breakpoint ` + panicBreakpointID + `: (where = \S*rust_panic\b|no locations \(pending\))`)
 
 // rustHash is the hash suffix rustc adds to legacy-mangled symbols.
 var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
