@@ -54,6 +54,7 @@ func inlineValue(ctx context.Context, r *run, value string, ref int) (string, bo
 	shown := make([]string, 0, len(elems))
 	for _, e := range elems {
 		if len(shown) == inlineElements {
+			// An adapter may answer with every child, count or not.
 			break
 		}
 		if e.Value == "" || e.Value == e.Type {
