@@ -280,6 +280,16 @@ type Quirks struct {
 	// see "pause", not a crash), and a Rust panic, which it can only catch
 	// with a breakpoint of the adapter's own, as that breakpoint.
 	StopReason func(reason, description string) (string, string)
+	// BreakpointLocations, when set, tells how many places in the program
+	// the adapter's breakpoint adapterID resolved to, 0 when it cannot
+	// tell. DAP has no field for it; lldb-dap reports one breakpoint for a
+	// line that compiles to several places (a Rust `for` line).
+	BreakpointLocations func(ctx context.Context, call CallFunc, adapterID int) int
+	// ElementCount, when set, recognises a value that gives only a
+	// container's element count and returns that count: lldb-dap shows a
+	// std::vector or a Rust Vec as "size=2". The session then reads the
+	// first elements and shows them after the count.
+	ElementCount func(value string) (int, bool)
 }
 
 // CallFunc sends one DAP request and decodes its response body into body

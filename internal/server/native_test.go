@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,6 +232,37 @@ func TestNativeCppValues(t *testing.T) {
 	}
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "sizes.size()"}); ev.str("result") != "3" {
 		t.Errorf("evaluate sizes.size(): %v", ev)
+	}
+}
+
+// lldb-dap shows a std::vector as "size=3" only; snapshots and traces show
+// its first elements too, so an agent reads them without expanding.
+func TestNativeCppVectorElementsInline(t *testing.T) {
+	testenv.RequireTool(t, "apt-get install -y g++", "c++")
+	h := newHarness(t)
+	id := h.sessionFor("cpp")
+	src := nativeProgram(t, "cpp", "shapes.cpp")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 28})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 28)
+	if l := snap.vars("locals"); l["sizes"] != "size=3 [1, 2, 3]" || l["shapes"] != "size=2" {
+		t.Errorf("the snapshot shows the vector's elements, unless they are structs shown by their type's name: %v", l)
+	}
+	if w := h.ok("add_watch", map[string]any{"sessionId": id, "expression": "sizes"}).obj("watch"); w.str("value") != "size=3 [1, 2, 3]" {
+		t.Errorf("a watch shows the vector's elements: %v", w)
+	}
+}
+
+// A traced call records a Rust slice argument with its elements.
+func TestNativeRustTraceShowsElements(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "wait_forever", "maxCalls": 1})
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "args": []string{"wait"}, "waitForStop": false})
+	entries := h.ok("get_trace", map[string]any{"sessionId": id, "wait": 60000}).list("entries")
+	if len(entries) == 0 || entries[0].str("kind") != "call" || entries[0].vars("values")["tags"] != `size=3 ["item-0", "item-1", "item-2"]` {
+		t.Errorf("the traced call shows the slice's elements: %v", entries)
 	}
 }
 
@@ -513,12 +545,29 @@ func TestNativeRustAttach(t *testing.T) {
 }
 
 // debug_test on cargo test: a failed assert_eq! is a panic, stopped in the
-// test's own frame with the assertion's message.
+// test's own frame with the assertion's message. The answer leaves out
+// the backtrace std prints under an inherited RUST_BACKTRACE (the stop
+// shows the stack already) and the echo of the server's own lldb commands.
 func TestRustDebugTestStopsAtTheFailingAssertion(t *testing.T) {
+	t.Setenv("RUST_BACKTRACE", "1")
 	h := newHarness(t)
 	h.sessionFor("rust")
 	src := nativeProgram(t, "rustfail", "src", "lib.rs")
 	res := h.ok("debug_test", map[string]any{"language": "rust", "path": src})
+	out := res.outputText("output")
+	for _, noise := range []string{"stack backtrace", "(lldb)", "rust_panic"} {
+		if strings.Contains(out, noise) {
+			t.Errorf("%q in debug_test's output: %q", noise, out)
+		}
+	}
+	if !strings.Contains(out, "left: 30.0") {
+		t.Errorf("the test's own output stays: %q", out)
+	}
+	answer, _ := json.Marshal(res)
+	t.Logf("debug_test answer: %d bytes", len(answer))
+	if len(answer) > 4096 {
+		t.Errorf("a failing cargo test's answer should fit in 4 KB, is %d bytes: %s", len(answer), answer)
+	}
 	test := res.obj("test")
 	if test.str("runner") != "cargo test" || test["failed"] != true || !strings.HasSuffix(test.str("name"), "tests::total_with_discount") {
 		t.Fatalf("debug_test names the failing test: %v", res)
@@ -529,11 +578,46 @@ func TestRustDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 	if loc := res.obj("location"); loc.num("line") != 21 || !strings.HasSuffix(loc.str("file"), "lib.rs") {
 		t.Errorf("the snapshot shows the test's frame: %v", loc)
 	}
-	if l := res.vars("locals"); l["got"] != "30" {
-		t.Errorf("the test's locals: %v", l)
+	if l := res.vars("locals"); l["got"] != "30" || l["prices"] != "size=3 [10, 20, 30]" {
+		t.Errorf("the test's locals, a Vec with its elements: %v", l)
 	}
 	passing := h.ok("debug_test", map[string]any{"language": "rust", "path": src, "name": "total_without_discount"})
 	if pt := passing.obj("test"); pt["passed"] != true || passing.str("state") != "stopped" {
 		t.Errorf("a passing test: %v", passing)
+	}
+}
+
+// A breakpoint on a Rust `for` line resolves to two locations (the
+// iterator's set-up and each turn's next()); a step_over from the first
+// must reach the loop's body, not stop again at the second, and
+// set_breakpoint says the line has two locations.
+func TestNativeRustStepOverLeavesAMultiLocationLine(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	src := nativeProgram(t, "rust", "src", "main.rs")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 17})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust")}), "breakpoint", 17)
+	if bps := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints"); len(bps) != 1 || bps[0].num("locations") != 2 {
+		t.Errorf("list_breakpoints counts the for line's locations: %v", bps)
+	}
+	again := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 17})
+	if !strings.Contains(again.str("message"), "2 locations") {
+		t.Errorf("set_breakpoint says the line resolved to 2 locations: %v", again.str("message"))
+	}
+
+	over := h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 18)
+	if l := over.vars("locals"); l["i"] != "0" {
+		t.Errorf("first turn of the loop: %v", l)
+	}
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 17)
+	over = h.ok("step_over", map[string]any{"sessionId": id})
+	wantStop(t, over, "step", 18)
+	if l := over.vars("locals"); l["i"] != "1" {
+		t.Errorf("second turn of the loop: %v", l)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Contains(out, "breakpoint list") {
+		t.Errorf("the server's own lldb commands are not program output: %q", out)
 	}
 }

@@ -149,6 +149,8 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 		}
 	case bp.Verified && a.LogMessage != "":
 		msg = fmt.Sprintf("Logpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
+	case bp.Verified && bp.Locations > 1:
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d, at %d locations: the line compiles to %d places, each of which stops; a step from one of them goes past the others.", bp.ID, bp.File, bp.Line, bp.Locations, bp.Locations)
 	case bp.Verified:
 		msg = fmt.Sprintf("Breakpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
 	case msg == "":

@@ -135,7 +135,33 @@ func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 		applyLines(bps, body.Breakpoints)
 	}
 	s.mu.Unlock()
+	s.countLocations(ctx, r, bps)
 	return nil
+}
+
+// countLocations records how many places each verified breakpoint of bps
+// resolved to, where the adapter tells (Quirks.BreakpointLocations).
+// s.bpMu is held; s.mu is not.
+func (s *Session) countLocations(ctx context.Context, r *run, bps []*Breakpoint) {
+	count := r.conn.Quirks.BreakpointLocations
+	if count == nil {
+		return
+	}
+	for _, bp := range bps {
+		s.mu.Lock()
+		id, verified := bp.adapterID, bp.Verified
+		s.mu.Unlock()
+		if !verified || id == 0 {
+			continue
+		}
+		n := count(ctx, r.client.Call, id)
+		s.mu.Lock()
+		bp.Locations = 0
+		if n > 1 {
+			bp.Locations = n
+		}
+		s.mu.Unlock()
+	}
 }
 
 // sendFunctions sends the whole function breakpoint set.

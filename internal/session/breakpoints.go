@@ -32,6 +32,9 @@ type Breakpoint struct {
 	// TraceMode says how a tracepoint collects: by logpoint, without
 	// stopping, or by stopping, evaluating and continuing.
 	TraceMode string `json:"traceMode,omitempty"`
+	// Locations is how many places the line compiles to, when more than
+	// one and the adapter tells.
+	Locations int `json:"locations,omitempty"`
 
 	// sendLine is the line asked for; Line is where the adapter put it.
 	sendLine  int

@@ -180,6 +180,18 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 			return
 		}
 	}
+	if o := s.hitsOriginLineLocked(r, st); o != nil {
+		kind := r.resuming
+		s.mu.Unlock()
+		if s.repeatStep(r, st, o, kind) {
+			return
+		}
+		s.mu.Lock()
+		if s.r != r {
+			s.mu.Unlock()
+			return
+		}
+	}
 	if r.resuming != Continue && r.resuming != "" && st.Reason != "step" {
 		r.stepInterrupted = true
 	}

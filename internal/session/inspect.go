@@ -342,6 +342,9 @@ func (r *run) evaluateIn(ctx context.Context, frameID int, expression string) ev
 	}
 	var e evaluation
 	e.err = r.call(ctx, "evaluate", map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}, &e.body)
+	if e.err == nil {
+		e.body.Result, _ = inlineValue(ctx, r, e.body.Result, e.body.VariablesReference)
+	}
 	return e
 }
 

@@ -51,6 +51,7 @@ func (s *Session) resume(ctx context.Context, kind string, threadID int) (uint64
 	s.setStateLocked(StateRunning, name)
 	gen := s.gen
 	r.resuming = kind
+	r.stepFrom = originOf(st, kind)
 	cleanPlans := kind == Continue && r.stepInterrupted
 	r.stepInterrupted = r.stepInterrupted && kind != Continue
 	s.mu.Unlock()

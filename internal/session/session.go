@@ -263,6 +263,9 @@ type run struct {
 	// last continue: what Quirks.BeforeContinue exists to clean up.
 	resuming        string
 	stepInterrupted bool
+	// stepFrom is where the step under way began, when the program is
+	// stepping (guarded by the session's mutex; see steprepeat.go).
+	stepFrom *stepOrigin
 	// returns are the traced calls being stepped out of, innermost last
 	// (guarded by the session's mutex; see tracefn.go).
 	returns []pendingReturn

@@ -132,6 +132,7 @@ func fetchLocals(ctx context.Context, r *run, st *Stop) {
 	}
 	st.localsRef, st.localsName = sc.VariablesReference, sc.Name
 	st.locals, st.localsErr = fetchVariables(ctx, r, sc.VariablesReference, 0, 0)
+	inlineAll(ctx, r, st.locals)
 }
 
 // raisingFrame is the frame an exception was raised in: the first one the

@@ -416,6 +416,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	var reqs []sent
 	s.mu.Lock()
 	applied := 0
+	lines := s.bps.lines()
 	for _, file := range s.bps.sortedFiles() {
 		bps := s.bps.files[file]
 		p, err := r.client.Send("setBreakpoints", setBreakpointsArgs(file, bps, r.logpointTraces()))
@@ -459,6 +460,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 		}
 		s.mu.Unlock()
 	}
+	s.countLocations(ctx, r, lines)
 	if exc != nil {
 		if err := exc.Wait(ctx, nil); err != nil {
 			s.log.Warn("setting exception filters", "err", err)

@@ -199,6 +199,7 @@ func topFrameLocals(ctx context.Context, r *run, threadID int) (dap.StackFrame, 
 		return frame, nil, fmt.Errorf("no locals scope")
 	}
 	vars, err := fetchVariables(ctx, r, sc.VariablesReference, 0, 0)
+	inlineAll(ctx, r, vars)
 	return frame, vars, err
 }
 

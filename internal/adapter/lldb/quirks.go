@@ -26,11 +26,13 @@ func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
 	return adapter.Quirks{
 		// "repl" answers in lldb's print form, "(int) $0 = 6", and creates a
 		// $N variable each time; "watch" answers "6".
-		EvaluateContext: "watch",
-		IsNoise:         isNoise,
-		FrameName:       frameName,
-		InternalFrame:   internalFrame,
-		BeforeContinue:  discardStalePlans,
+		EvaluateContext:     "watch",
+		IsNoise:             isNoise,
+		FrameName:           frameName,
+		InternalFrame:       internalFrame,
+		BeforeContinue:      discardStalePlans,
+		BreakpointLocations: breakpointLocations,
+		ElementCount:        elementCount,
 		StopReason: func(reason, description string) (string, string) {
 			// The first stop of a program asked to stop on entry:
 			// lldb-dap 22.1.8 reports it as reason "entry", description
@@ -61,7 +63,7 @@ func stopReason(reason, description string, panicBreakpoint bool) (string, strin
 	case reason == "exception" && isSIGSTOP(description):
 		return "pause", description
 	case panicBreakpoint && reason == "breakpoint" && strings.HasPrefix(description, "breakpoint "+panicBreakpointID+"."):
-		return "exception", "Rust panic: its message is in the program's stderr output"
+		return "exception", "Rust panic: its message is in the program's output"
 	}
 	return reason, description
 }
@@ -82,7 +84,8 @@ const panicBreakpointID = "1"
 // debug console try …", "For more information visit …"), LLDB's process
 // notes ("Executable binary set to …", "Attached to process N." even on
 // launch, "Process N exited with status = 3", which the snapshot reports as
-// exitCode) and the echo of commands it runs for us. Program output comes
+// exitCode) and the echo of commands it runs for us, with the answer to
+// panicCommand. Program output comes
 // as stdout and stderr, never console, so only console lines are looked at;
 // other console lines (warnings about debug information, say) stay.
 func isNoise(category, text string) bool {
@@ -95,7 +98,7 @@ func isNoise(category, text string) bool {
 			return true
 		}
 	}
-	return processExited.MatchString(t)
+	return processExited.MatchString(t) || panicBreakpointSet.MatchString(t)
 }
 
 var noisePrefixes = []string{
@@ -108,9 +111,15 @@ var noisePrefixes = []string{
 	"Running postRunCommands:",
 	"(lldb) command script import ",
 	"(lldb) command source ",
+	"(lldb) " + panicCommand,
 }
 
 var processExited = regexp.MustCompile(`^Process \d+ exited with status = `)
+
+// panicBreakpointSet is LLDB's answer to panicCommand, resolved or not:
+// "Breakpoint 1: where = app`__rustc::rust_panic + 8 at …", "Breakpoint 1:
+// no locations (pending)."
+var panicBreakpointSet = regexp.MustCompile(`^Breakpoint ` + panicBreakpointID + `: (where = \S*rust_panic\b|no locations \(pending\))`)
 
 // rustHash is the hash suffix rustc adds to legacy-mangled symbols.
 var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
@@ -196,4 +205,42 @@ func discardStalePlans(ctx context.Context, call adapter.CallFunc, threadID int)
 	}
 	_ = call(ctx, "evaluate", map[string]any{"expression": discardStalePlan, "context": "repl", "frameId": stack.StackFrames[0].ID}, nil)
 	return nil
+}
+
+// locationCount is the count in LLDB's `breakpoint list ID` header line,
+// "2: file = '…', line = 17, exact_match = 0, locations = 2, resolved = 2".
+var locationCount = regexp.MustCompile(`\blocations = (\d+)`)
+
+// breakpointLocations asks LLDB how many places its breakpoint id resolved
+// to: lldb-dap's setBreakpoints answer has one entry per line whatever the
+// count. The command runs through evaluate in context repl (the backtick
+// marks an lldb command); 0 when the answer does not say.
+func breakpointLocations(ctx context.Context, call adapter.CallFunc, id int) int {
+	var body struct {
+		Result string `json:"result"`
+	}
+	if err := call(ctx, "evaluate", map[string]any{"expression": "`breakpoint list " + strconv.Itoa(id), "context": "repl"}, &body); err != nil {
+		return 0
+	}
+	m := locationCount.FindStringSubmatch(body.Result)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// sizeOnly is the whole summary LLDB's formatters give a std::vector, a
+// std::list, a Rust Vec or VecDeque: the element count and nothing of the
+// elements.
+var sizeOnly = regexp.MustCompile(`^size=(\d+)$`)
+
+// elementCount reads the count from a size-only summary.
+func elementCount(value string) (int, bool) {
+	m := sizeOnly.FindStringSubmatch(value)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
 }

@@ -34,6 +34,9 @@ func TestIsNoise(t *testing.T) {
 		"Process 22076 exited with status = 3 (0x00000003) \r\n",
 		"Running initCommands:\n",
 		"(lldb) command script import /x/lldb_lookup.py\n",
+		"(lldb) breakpoint set --name rust_panic\n",
+		"Breakpoint 1: where = app`__rustc::rust_panic + 8 at panicking.rs:886:25, address = 0x000000000008a7f8\n",
+		"Breakpoint 1: no locations (pending).\n",
 	}
 	for _, text := range noise {
 		if !isNoise("console", text) {
@@ -44,6 +47,8 @@ func TestIsNoise(t *testing.T) {
 		{"stdout", "To get started with the debug console\n"},
 		{"stderr", "Process 1 exited with status = 3\n"},
 		{"console", "warning: (x86_64) /lib/libfoo.so: no debug info\n"},
+		{"console", "(lldb) breakpoint set --name main\n"},
+		{"console", "Breakpoint 2: where = app`main + 4 at main.c:3:1, address = 0x1139\n"},
 	} {
 		if isNoise(c.category, c.text) {
 			t.Errorf("%s %q is not noise", c.category, c.text)
@@ -156,5 +161,18 @@ func TestDiscardStalePlans(t *testing.T) {
 	failing := func(context.Context, string, any, any) error { return errors.New("gone") }
 	if err := discardStalePlans(context.Background(), failing, 1); err != nil {
 		t.Errorf("a failing stackTrace must not block the continue: %v", err)
+	}
+}
+
+func TestElementCountReadsOnlyABareSize(t *testing.T) {
+	for value, want := range map[string]int{"size=3": 3, "size=0": 0} {
+		if n, ok := elementCount(value); !ok || n != want {
+			t.Errorf("elementCount(%q) = %d, %v; want %d", value, n, ok, want)
+		}
+	}
+	for _, value := range []string{"size=3 [1, 2, 3]", `"size=3"`, "Some(7)", "size="} {
+		if _, ok := elementCount(value); ok {
+			t.Errorf("elementCount(%q) should not read a count", value)
+		}
 	}
 }

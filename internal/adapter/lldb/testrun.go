@@ -33,7 +33,9 @@ type testArtifact struct {
 // TestPlan builds a Cargo project's tests (`cargo test --no-run`) and runs
 // the test binary under lldb-dap: a failed assertion is a panic, which
 // stops as an exception (see the rust_panic breakpoint in launch.go).
-// Only Rust: C and C++ have no test runner of their own.
+// Only Rust: C and C++ have no test runner of their own. RUST_BACKTRACE
+// is 0 whatever the server inherited: the stop shows the stack, and std's
+// backtrace of it is some twenty lines of output per failure.
 func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapter.TestPlan, error) {
 	if a.lang.ID != langRust {
 		return nil, fmt.Errorf("debug_test runs cargo test; %s has no test runner to drive", a.lang.DisplayName)
@@ -63,6 +65,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Program:           exe,
 		Args:              args,
 		Cwd:               t.path,
+		Env:               map[string]string{"RUST_BACKTRACE": "0"},
 		BreakOnExceptions: "uncaught",
 		TestFrame:         func(_, path string) bool { return strings.HasPrefix(path, root) },
 		FailureOutput:     testPanicLine,

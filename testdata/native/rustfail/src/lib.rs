@@ -16,7 +16,7 @@ mod tests {
 
     #[test]
     fn total_with_discount() {
-        let prices = [10.0, 20.0, 30.0];
+        let prices = vec![10.0, 20.0, 30.0];
         let got = total(&prices, 0.5);
         assert_eq!(got, 40.0, "discounted total");
     }
