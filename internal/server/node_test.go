@@ -419,11 +419,13 @@ func TestNodeAttachByPortAndDetach(t *testing.T) {
 		close(ticks)
 	}()
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	// Attaching pauses the program (the default), for the agent to look
+	// around before it goes on.
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
-	if st := att.str("state"); st != "paused" && st != "running" {
-		t.Fatalf("attach: %v", att)
+	if att.str("state") != "paused" {
+		t.Fatalf("attach should pause the program: %v", att)
 	}
-	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 10000})
+	snap := h.ok("continue_execution", map[string]any{"sessionId": id, "timeout": 10000})
 	wantStop(t, snap, "breakpoint", 6)
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "typeof ticks"}); ev.str("result") != `"number"` {
 		t.Fatalf("evaluate: %v", ev)
@@ -596,7 +598,7 @@ func TestNodeAttachByProcessID(t *testing.T) {
 		}
 	}()
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
-	h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "port": port})
+	h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "port": port, "waitForStop": false})
 	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 10000})
 	wantStop(t, snap, "breakpoint", 6)
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "process.pid"}); ev.str("result") != fmt.Sprint(p.Pid()) {

@@ -206,11 +206,11 @@ func TestPythonPauseBusyLoop(t *testing.T) {
 	}
 }
 
-func TestPythonAttachToDebugpyListen(t *testing.T) {
-	h := newHarness(t)
+// debugpyListening starts a program under `python -m debugpy --listen
+// --wait-for-client`, as a user would for attaching, and returns the port.
+func debugpyListening(t *testing.T, ctx context.Context, script string) (int, *proc.Process) {
+	t.Helper()
 	av := testenv.RequireAdapter(t, "python")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	// Pick a free port: debugpy --listen does not report the one it gets for 0.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -218,7 +218,7 @@ func TestPythonAttachToDebugpyListen(t *testing.T) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.CommandContext(ctx, av.Path, "-u", "-m", "debugpy", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--wait-for-client", pythonProgram(t, "loop.py"))
+	cmd := exec.CommandContext(ctx, av.Path, "-u", "-m", "debugpy", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--wait-for-client", pythonProgram(t, script))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +233,32 @@ func TestPythonAttachToDebugpyListen(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
+	return port, p
+}
+
+// Attaching pauses the program unless told otherwise (the reference's
+// behaviour, which its clients expect), and a restart of a program the
+// session did not start is refused, saying so.
+func TestPythonAttachPausesAndRestartIsRefused(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	port, _ := debugpyListening(t, ctx, "loop.py")
+	id := h.sessionFor("python")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
+	if att.str("state") != "paused" {
+		t.Fatalf("attach should leave the program paused: %v", att)
+	}
+	h.fail("restart_debugging", map[string]any{"sessionId": id}, "cannot restart an attached program")
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 6)
+}
+
+func TestPythonAttachToDebugpyListen(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	port, p := debugpyListening(t, ctx, "loop.py")
 
 	id := h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})

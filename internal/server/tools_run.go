@@ -75,11 +75,11 @@ type attachArgs struct {
 	ProcessID         Int            `json:"processId,omitempty" jsonschema:"attach to this local process, where the adapter supports it"`
 	Timeout           Int            `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
 	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source roots of the remote program"`
-	StopOnEntry       bool           `json:"stopOnEntry,omitempty" jsonschema:"pause right after attaching"`
+	StopOnEntry       *bool          `json:"stopOnEntry,omitempty" jsonschema:"pause right after attaching (default true, unless waitForStop is given)"`
 	JustMyCode        *bool          `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping (adapter default when absent)"`
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
-	WaitForStop       bool           `json:"waitForStop,omitempty" jsonschema:"wait for the first stop after attaching (default false: the program keeps running)"`
+	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: let the program run and wait for its first stop (a breakpoint); false: let it run and return"`
 }
 
 type detachArgs struct {
@@ -285,10 +285,18 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	for _, p := range a.SourcePaths {
 		sourcePaths = append(sourcePaths, s.absPath(p))
 	}
+	// Paused after attaching, unless told otherwise: the agent sets
+	// breakpoints and looks around before the program goes on (what the
+	// reference does, and its clients expect).
+	stopOnEntry := a.WaitForStop == nil
+	if a.StopOnEntry != nil {
+		stopOnEntry = *a.StopOnEntry
+	}
+	waitForStop := a.WaitForStop != nil && *a.WaitForStop
 	started, err := sess.Attach(ctx, session.AttachSpec{
 		Host: host, Port: int(a.Port), ProcessID: int(a.ProcessID), SourcePaths: sourcePaths,
-		StopOnEntry: a.StopOnEntry, BreakOnExceptions: breakOn, Extra: extra,
-	}, session.WaitOptions{Wait: a.WaitForStop, Timeout: millis(a.Timeout)})
+		StopOnEntry: stopOnEntry, BreakOnExceptions: breakOn, Extra: extra,
+	}, session.WaitOptions{Wait: waitForStop, Timeout: millis(a.Timeout)})
 	if err != nil {
 		return nil, err
 	}

@@ -214,6 +214,12 @@ func (s *Session) Restart(ctx context.Context, wait WaitOptions) (*StartResult, 
 	if spec == nil {
 		return nil, errorf("call start_debugging first", "nothing to restart: the session has not started a program")
 	}
+	if spec.attach != nil {
+		// Attaching again would not restart anything: the program was
+		// started by someone else, and only they can start it anew.
+		return nil, errorf("restart the program the way it was started, then attach_to_process again (detach_from_process first)",
+			"cannot restart an attached program: this session attached to it and did not start it")
+	}
 	if r != nil {
 		r.shutdown(true)
 	}
@@ -222,9 +228,6 @@ func (s *Session) Restart(ctx context.Context, wait WaitOptions) (*StartResult, 
 	s.exitCode = nil
 	s.mu.Unlock()
 	s.out.Reset()
-	if spec.attach != nil {
-		return s.Attach(ctx, *spec.attach, wait)
-	}
 	return s.Start(ctx, *spec.launch, wait)
 }
 
