@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A breakpoint asked for on a line without code lands on the next line with
@@ -105,5 +107,57 @@ func TestRunEndNamesBreakpointsNeverHit(t *testing.T) {
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	if end := h.ok("continue_execution", map[string]any{"sessionId": id}); end.str("state") != "stopped" || end["neverHit"] != nil {
 		t.Errorf("with every breakpoint removed, the end names none: %v", end)
+	}
+}
+
+// list_supported_languages gives one entry per language with every fact an
+// agent needs once: availability or what to install, adapter and version,
+// the runtime, and debug_test's runner. Before, three sections repeated
+// the languages (installed, available, languages) in 4.3 KB.
+func TestListSupportedLanguagesOneEntryPerLanguage(t *testing.T) {
+	t.Setenv("DLV_PATH", "/nonexistent/dlv")
+	h := newHarness(t)
+	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: "list_supported_languages", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if len(text) > 3000 {
+		t.Errorf("list_supported_languages is %d bytes, want at most 3000", len(text))
+	}
+	out := h.ok("list_supported_languages", nil)
+	for key := range out {
+		if key != "success" && key != "languages" && key != "count" {
+			t.Errorf("section %q besides languages: %v", key, out[key])
+		}
+	}
+	seen := map[string]bool{}
+	for _, l := range out.list("languages") {
+		id := l.str("id")
+		if seen[id] {
+			t.Errorf("%s is listed twice", id)
+		}
+		seen[id] = true
+		if l.str("displayName") == "" || l.str("adapter") == "" {
+			t.Errorf("%s lacks its name or adapter: %v", id, l)
+		}
+		if l["installed"] == true && l.str("version") == "" {
+			t.Errorf("%s is installed without a version: %v", id, l)
+		}
+	}
+	if len(seen) != out.num("count") {
+		t.Errorf("count %d for %d languages", out.num("count"), len(seen))
+	}
+	for _, l := range out.list("languages") {
+		switch l.str("id") {
+		case "go":
+			if l["installed"] != false || !strings.Contains(l.str("reason"), "DLV_PATH") || !strings.Contains(l.str("installHint"), "go install") || l.str("debugTest") != "go test" {
+				t.Errorf("go with DLV_PATH wrong should say why and what to install, and its runner: %v", l)
+			}
+		case "python":
+			if l.str("runtime") != "python3" || l.str("debugTest") != "pytest" || !strings.Contains(l.str("adapter"), "debugpy") {
+				t.Errorf("python's runtime, runner and adapter: %v", l)
+			}
+		}
 	}
 }
