@@ -57,7 +57,8 @@ func indentOf(line string) int {
 // type or block rather than being a statement of the program's top level.
 func opensDeclaration(line string) bool {
 	t := strings.TrimSpace(line)
-	if strings.HasSuffix(t, "{") || strings.HasSuffix(t, ":") {
+	// A decorator or annotation belongs to the declaration below it.
+	if strings.HasSuffix(t, "{") || strings.HasSuffix(t, ":") || strings.HasPrefix(t, "@") {
 		return true
 	}
 	first, _, _ := strings.Cut(t, " ")
