@@ -161,3 +161,15 @@ func TestListSupportedLanguagesOneEntryPerLanguage(t *testing.T) {
 		}
 	}
 }
+
+// After a start that failed, a new breakpoint says the run failed and why,
+// not that it waits for a start that already happened.
+func TestBreakpointAfterFailedStartSaysWhy(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": mockProgram(t, "syntax.mock")}, "syntax error")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": mockProgram(t, "basic.mock"), "line": 2})
+	if msg := bp.str("message"); !strings.Contains(msg, "last run failed") || !strings.Contains(msg, "syntax error") || !strings.Contains(msg, "restart_debugging") {
+		t.Errorf("a breakpoint after a failed start should say the run failed, why, and what binds it: %v", bp)
+	}
+}

@@ -120,10 +120,14 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 }
 
 // unboundMessageLocked says why a breakpoint set now is not in the
-// adapter yet: the program has not started, or it has ended. s.mu is held.
+// adapter yet: the program has not started, it has ended, or its run
+// failed. s.mu is held.
 func (s *Session) unboundMessageLocked() string {
-	if s.r != nil && (s.state == StateStopped || s.state == StateError) {
+	switch {
+	case s.r != nil && s.state == StateStopped:
 		return "not bound: the program has ended; it binds when restart_debugging runs the program again"
+	case s.r != nil && s.state == StateError:
+		return "not bound: the last run failed (" + s.history[len(s.history)-1].Cause + "); it binds when restart_debugging runs the program again"
 	}
 	return "pending: sent to the debugger when the program starts"
 }
