@@ -173,3 +173,18 @@ func TestBreakpointAfterFailedStartSaysWhy(t *testing.T) {
 		t.Errorf("a breakpoint after a failed start should say the run failed, why, and what binds it: %v", bp)
 	}
 }
+
+// rdbg does not say which breakpoint a stop is for; the stop's line tells,
+// so the end still names only the breakpoint that never stopped.
+func TestRubyRunEndNamesBreakpointsNeverHit(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4, "condition": "item == 9"})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13, "condition": "i == 5"})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 13)
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.str("neverHit") != "loop.rb:4" {
+		t.Errorf("the end should name loop.rb:4 alone as never hit: neverHit=%q %v", end.str("neverHit"), end)
+	}
+}
