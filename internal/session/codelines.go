@@ -17,14 +17,19 @@ import (
 // the others are taken to use // and /* */.
 var hashCommentExts = map[string]bool{".py": true, ".pyw": true, ".rb": true, ".mock": true}
 
-// declarationWords start a top-level line that opens a function, type or
-// module: code that runs when the program loads it, not the code an agent
-// looking at the gap before it means to stop at.
+// declarationWords start a line that declares a function, method, type or
+// module, at any depth (a method in a class): code that runs when the
+// program defines it, not the code an agent looking at the gap before it
+// means to stop at.
 var declarationWords = map[string]bool{
-	"def": true, "class": true, "module": true, "func": true, "fn": true, "function": true,
-	"async": true, "pub": true, "impl": true, "struct": true, "static": true,
-	"public": true, "private": true, "protected": true, "export": true, "interface": true,
+	"def": true, "class": true, "module": true, "func": true, "fn": true, "fun": true,
+	"function": true, "async": true, "pub": true, "impl": true, "interface": true,
+	"public": true, "private": true, "protected": true, "override": true,
 }
+
+// topLevelDeclarationWords start a declaration at the top level only;
+// inside a function they begin statements (a C static local).
+var topLevelDeclarationWords = map[string]bool{"static": true, "struct": true, "export": true, "type": true}
 
 // codeLines tells which lines of a file hold code (not blank, not only a
 // comment).
@@ -53,22 +58,26 @@ func indentOf(line string) int {
 	return len(line) - len(strings.TrimLeft(line, " \t"))
 }
 
-// opensDeclaration reports whether a top-level line starts a function,
-// type or block rather than being a statement of the program's top level.
-func opensDeclaration(line string) bool {
+// declares reports whether a line starts a declaration at any depth. A
+// decorator or annotation belongs to the declaration below it.
+func declares(line string) bool {
 	t := strings.TrimSpace(line)
-	// A decorator or annotation belongs to the declaration below it.
-	if strings.HasSuffix(t, "{") || strings.HasSuffix(t, ":") || strings.HasPrefix(t, "@") {
-		return true
-	}
 	first, _, _ := strings.Cut(t, " ")
-	return declarationWords[first]
+	return declarationWords[first] || strings.HasPrefix(t, "@")
+}
+
+// opensTopLevelBlock reports whether a top-level line starts a function,
+// type or block rather than being a statement of the program's top level.
+func opensTopLevelBlock(line string) bool {
+	t := strings.TrimSpace(line)
+	first, _, _ := strings.Cut(t, " ")
+	return declares(t) || topLevelDeclarationWords[first] || strings.HasSuffix(t, "{") || strings.HasSuffix(t, ":")
 }
 
 // placeOnCode returns the line a breakpoint asked for on line binds: the
 // line itself when it holds code; else the next line with code when that
-// line is in the same block (as deep as the code before the gap, or deeper,
-// and not a top-level declaration). Otherwise the breakpoint is refused,
+// line is in the same block (not a declaration, and indented or, at the
+// top level, a statement after top-level code). Otherwise the breakpoint is refused,
 // and the error names the nearest lines with code.
 func placeOnCode(path string, line int) (int, error) {
 	lines, err := readLines(path)
@@ -100,13 +109,15 @@ func placeOnCode(path string, line int) (int, error) {
 // block of prev, the last code before it (0: none).
 func sameBlock(lines []string, prev, next int) bool {
 	n := lines[next-1]
-	if indentOf(n) > 0 {
+	switch {
+	case declares(n):
+		return false
+	case indentOf(n) > 0:
 		return true
-	}
-	if prev != 0 && indentOf(lines[prev-1]) > 0 {
+	case prev != 0 && indentOf(lines[prev-1]) > 0:
 		return false
 	}
-	return !opensDeclaration(n)
+	return !opensTopLevelBlock(n)
 }
 
 func nearestCodeHint(lines []string, prev, next int) string {

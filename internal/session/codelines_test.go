@@ -31,6 +31,24 @@ func TestPlaceOnCode(t *testing.T) {
 		"@cache\n" +
 		"def f():\n" +
 		"    return x\n"
+	methods := "class Cart:\n" +
+		"    def total(self):\n" +
+		"        return 1\n" +
+		"\n" +
+		"    def count(self):\n" +
+		"        # none yet\n" +
+		"        for i in []:\n" +
+		"            pass\n"
+	java := "class Cart {\n" +
+		"    int total() {\n" +
+		"        return 1;\n" +
+		"    }\n" +
+		"\n" +
+		"    @Override\n" +
+		"    public String toString() {\n" +
+		"        return \"cart\";\n" +
+		"    }\n" +
+		"}\n"
 	cases := []struct {
 		name, file, text string
 		line, want       int
@@ -43,6 +61,9 @@ func TestPlaceOnCode(t *testing.T) {
 		{name: "gap before a declaration", file: "a.c", text: c, line: 9, refusedNear: "8 (}) and 10"},
 		{name: "ruby comment in a method", file: "a.rb", text: ruby, line: 2, want: 3},
 		{name: "ruby top-level statement after a method", file: "a.rb", text: ruby, line: 5, want: 6},
+		{name: "gap between methods", file: "m.py", text: methods, line: 4, refusedNear: "3 (return 1) and 5 (def count(self):)"},
+		{name: "comment before a loop", file: "m.py", text: methods, line: 6, want: 7},
+		{name: "gap before an annotated method", file: "Cart.java", text: java, line: 5, refusedNear: "4 (}) and 6 (@Override)"},
 		{name: "gap before a decorator", file: "a.py", text: python, line: 2, refusedNear: "1 (x = 1) and 3 (@cache)"},
 	}
 	dir := t.TempDir()
