@@ -188,3 +188,17 @@ func TestRubyRunEndNamesBreakpointsNeverHit(t *testing.T) {
 		t.Errorf("the end should name loop.rb:4 alone as never hit: neverHit=%q %v", end.str("neverHit"), end)
 	}
 }
+
+// A line the server takes for code may still have nothing to stop at for
+// the adapter (the mock's `end`); the adapter's answer says where it bound
+// the breakpoint, and the answer passes that on.
+func TestAdapterMovedBreakpointSaysWhere(t *testing.T) {
+	h := newHarness(t)
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "stopOnEntry": true})
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 5})
+	if bp.num("line") != 8 || bp.num("requestedLine") != 5 || !strings.Contains(bp.str("warning"), "moved to line 8 by the debugger") {
+		t.Errorf("the adapter moved the breakpoint from line 5 to 8; the answer should say so: %v", bp)
+	}
+}
