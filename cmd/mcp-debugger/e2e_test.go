@@ -137,7 +137,13 @@ func TestAgentDebugsPythonOverStdio(t *testing.T) {
 	prog := repoFile(t, "examples/python/orders.py")
 
 	langs := a.ok("list_supported_languages", nil)
-	if installed, _ := langs["installed"].(map[string]any); installed["python"] != true {
+	pythonInstalled := false
+	for _, l := range langs["languages"].([]any) {
+		if entry, _ := l.(map[string]any); entry["id"] == "python" {
+			pythonInstalled = entry["installed"] == true
+		}
+	}
+	if !pythonInstalled {
 		t.Fatalf("python should be installed: %v", langs)
 	}
 	id := a.ok("create_debug_session", map[string]any{"language": "python"})["sessionId"].(string)

@@ -18,12 +18,12 @@ func TestListSupportedLanguagesCheck(t *testing.T) {
 	if out.obj("watchpoints").str("reason") == "" {
 		t.Errorf("watchpoints: %v", out["watchpoints"])
 	}
-	available := out.list("available")
-	if len(available) != out.num("count") || len(available) < 2 {
-		t.Fatalf("available: %v", out)
+	languages := out.list("languages")
+	if len(languages) != out.num("count") || len(languages) < 2 {
+		t.Fatalf("languages: %v", out)
 	}
-	for _, a := range available {
-		lang, check := a.str("language"), a.obj("check")
+	for _, a := range languages {
+		lang, check := a.str("id"), a.obj("check")
 		t.Logf("%-10s %-7s %5d ms %s %s", lang, check.str("status"), check.num("ms"), check.str("error"), check.str("hint"))
 		if ok := check["ok"] == true; ok != (check.str("status") == "ok") {
 			t.Errorf("%s: ok=%v but status %q", lang, check["ok"], check.str("status"))
@@ -57,8 +57,8 @@ func TestListSupportedLanguagesCheck(t *testing.T) {
 			if check.str("status") != "missing" || !strings.Contains(check.str("error"), "DLV_PATH") || !strings.Contains(check.str("hint"), "go install") {
 				t.Errorf("go with DLV_PATH forced wrong: %v", a)
 			}
-			if out.obj("installed")["go"] != false {
-				t.Errorf("installed.go should be false: %v", out["installed"])
+			if a["installed"] != false {
+				t.Errorf("go should not be installed: %v", a)
 			}
 		case "mock":
 			if check.str("status") != "skipped" {
@@ -76,9 +76,9 @@ func TestListSupportedLanguagesWithoutCheck(t *testing.T) {
 	if _, ok := out["watchpoints"]; ok {
 		t.Errorf("watchpoints without check: %v", out["watchpoints"])
 	}
-	for _, a := range out.list("available") {
+	for _, a := range out.list("languages") {
 		if _, ok := a["check"]; ok {
-			t.Errorf("%s has a check without check: %v", a.str("language"), a)
+			t.Errorf("%s has a check without check: %v", a.str("id"), a)
 		}
 	}
 	h.fail("list_supported_languages", map[string]any{"check": true, "timeout": -1}, "timeout -1 is negative")

@@ -40,39 +40,30 @@ type messageResult struct {
 	Message string `json:"message"`
 }
 
-type languageMode struct {
-	Supported bool   `json:"supported"`
-	Available bool   `json:"available"`
-	Reason    string `json:"reason,omitempty"`
-}
-
-type languageAvailability struct {
-	Language    string                  `json:"language"`
-	Installed   bool                    `json:"installed"`
-	Description string                  `json:"description"`
-	Version     string                  `json:"version,omitempty"`
-	Path        string                  `json:"path,omitempty"`
-	Reason      string                  `json:"reason,omitempty"`
-	InstallHint string                  `json:"installHint,omitempty"`
-	Modes       map[string]languageMode `json:"modes"`
-	Check       *languageCheck          `json:"check,omitempty" jsonschema:"with check: whether debugging a tiny program worked"`
-}
-
-type languageInfo struct {
-	ID                 string   `json:"id"`
-	DisplayName        string   `json:"displayName"`
-	Aliases            []string `json:"aliases,omitempty"`
-	Version            string   `json:"version,omitempty"`
-	RequiresExecutable bool     `json:"requiresExecutable"`
-	DefaultExecutable  string   `json:"defaultExecutable,omitempty"`
+// languageEntry is everything an agent needs about one language, once:
+// whether it can be debugged here (or what to install), with which adapter
+// and version, and which test runner debug_test drives.
+type languageEntry struct {
+	ID          string   `json:"id" jsonschema:"the language id create_debug_session takes"`
+	DisplayName string   `json:"displayName"`
+	Aliases     []string `json:"aliases,omitempty" jsonschema:"other ids create_debug_session accepts"`
+	Installed   bool     `json:"installed" jsonschema:"the debug adapter is here: launch and attach work unless unavailable says otherwise"`
+	Adapter     string   `json:"adapter" jsonschema:"the debug adapter and how it runs the program"`
+	Version     string   `json:"version,omitempty" jsonschema:"the adapter's version (the runtime's for built-in adapters)"`
+	Runtime     string   `json:"runtime,omitempty" jsonschema:"the interpreter or runtime that runs the program, looked for on PATH; executablePath overrides it"`
+	DebugTest   string   `json:"debugTest,omitempty" jsonschema:"the test runner debug_test drives for this language"`
+	Reason      string   `json:"reason,omitempty" jsonschema:"why it is not installed"`
+	InstallHint string   `json:"installHint,omitempty" jsonschema:"the command that installs what is missing"`
+	// Unavailable maps a mode (launch, attach) that does not work here to
+	// the reason; modes not listed work when installed.
+	Unavailable map[string]string `json:"unavailable,omitempty" jsonschema:"modes (launch, attach) that do not work here, with the reason"`
+	Check       *languageCheck    `json:"check,omitempty" jsonschema:"with check: whether debugging a tiny program worked"`
 }
 
 type languagesResult struct {
-	Success   bool                   `json:"success"`
-	Installed map[string]bool        `json:"installed"`
-	Available []languageAvailability `json:"available"`
-	Languages []languageInfo         `json:"languages"`
-	Count     int                    `json:"count"`
+	Success   bool            `json:"success"`
+	Languages []languageEntry `json:"languages"`
+	Count     int             `json:"count"`
 	// Watchpoints is only set by a check.
 	Watchpoints *adapter.WatchpointStatus `json:"watchpoints,omitempty" jsonschema:"with check: whether hardware watchpoints (data breakpoints) fire on this machine"`
 }
@@ -210,7 +201,7 @@ func (s *Server) listLanguages(ctx context.Context, args *languagesArgs) (*langu
 	adapters := adapter.All()
 	avail := make([]adapter.Availability, len(adapters))
 	var checks []*languageCheck
-	res := &languagesResult{Success: true, Installed: map[string]bool{}}
+	res := &languagesResult{Success: true}
 	if args.Check {
 		// The check looks for each adapter itself; its answer is the
 		// availability listed, so that the two cannot disagree.
@@ -233,36 +224,68 @@ func (s *Server) listLanguages(ctx context.Context, args *languagesArgs) (*langu
 		wg.Wait()
 	}
 	for i, a := range adapters {
-		lang, av := a.Language(), avail[i]
-		res.Installed[lang.ID] = av.Installed
-		entry := languageAvailability{
-			Language:    lang.ID,
-			Installed:   av.Installed,
-			Description: lang.Description,
-			Version:     av.Version,
-			Path:        av.Path,
-			Reason:      av.Reason,
-			InstallHint: av.InstallHint,
-			Modes: map[string]languageMode{
-				"launch": languageMode(av.Launch),
-				"attach": languageMode(av.Attach),
-			},
-		}
+		entry := languageEntryOf(a, avail[i])
 		if checks != nil {
 			entry.Check = checks[i]
 		}
-		res.Available = append(res.Available, entry)
-		res.Languages = append(res.Languages, languageInfo{
-			ID:                 lang.ID,
-			DisplayName:        lang.DisplayName,
-			Aliases:            lang.Aliases,
-			Version:            av.Version,
-			RequiresExecutable: lang.RequiresExecutable,
-			DefaultExecutable:  lang.DefaultExecutable,
-		})
+		res.Languages = append(res.Languages, entry)
 	}
 	res.Count = len(res.Languages)
 	return res, nil
+}
+
+// testRunners names the runner debug_test drives per language id; a
+// language is listed only when its adapter implements adapter.TestRunner.
+var testRunners = map[string]string{
+	"python":     "pytest",
+	"go":         "go test",
+	"rust":       "cargo test",
+	"ruby":       "minitest",
+	"javascript": "node:test",
+}
+
+// languageEntryOf is one language's entry: the adapter's facts and what
+// the look for it found here.
+func languageEntryOf(a adapter.Adapter, av adapter.Availability) languageEntry {
+	lang := a.Language()
+	e := languageEntry{
+		ID:          lang.ID,
+		DisplayName: lang.DisplayName,
+		Aliases:     lang.Aliases,
+		Installed:   av.Installed,
+		Adapter:     lang.Description,
+		Version:     av.Version,
+		Reason:      av.Reason,
+		InstallHint: av.InstallHint,
+	}
+	if lang.RequiresExecutable {
+		e.Runtime = lang.DefaultExecutable
+	}
+	if _, ok := a.(adapter.TestRunner); ok {
+		e.DebugTest = testRunners[lang.ID]
+	}
+	for mode, st := range map[string]adapter.ModeStatus{"launch": av.Launch, "attach": av.Attach} {
+		if why := modeUnavailable(st); av.Installed && why != "" {
+			if e.Unavailable == nil {
+				e.Unavailable = map[string]string{}
+			}
+			e.Unavailable[mode] = why
+		}
+	}
+	return e
+}
+
+// modeUnavailable says why a mode does not work, "" when it does.
+func modeUnavailable(st adapter.ModeStatus) string {
+	switch {
+	case st.Supported && st.Available:
+		return ""
+	case st.Reason != "":
+		return st.Reason
+	case !st.Supported:
+		return "not supported by this adapter"
+	}
+	return "not available here"
 }
 
 // selfCheck debugs a tiny program in the adapters' languages, each bounded

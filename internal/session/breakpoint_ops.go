@@ -66,13 +66,17 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 		}
 		return nil, &Error{Msg: err.Error(), Hint: "get_source_context shows the file's lines", Err: err}
 	}
+	placed, err := placeOnCode(req.File, line)
+	if err != nil {
+		return nil, err
+	}
 	s.bpMu.Lock()
 	defer s.bpMu.Unlock()
 
 	s.mu.Lock()
 	var bp *Breakpoint
 	for _, b := range s.bps.files[req.File] {
-		if b.sendLine == line {
+		if b.sendLine == placed {
 			bp = b
 			break
 		}
@@ -86,13 +90,17 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 		bp = &Breakpoint{File: req.File}
 		s.bps.addLine(bp)
 	}
-	bp.sendLine, bp.Line = line, line
+	bp.sendLine, bp.askedLine = placed, 0
+	if placed != line {
+		bp.askedLine = line
+	}
+	bp.placeAt(placed)
 	bp.Condition, bp.HitCondition, bp.LogMessage, bp.Anchor = req.Condition, req.HitCondition, req.LogMessage, req.Statement
 	bp.Temporary = req.Temporary
 	bp.Collect, bp.MaxHits, bp.Hits = req.Collect, req.MaxHits, 0
 	r := s.liveRunLocked()
 	if r == nil {
-		bp.Verified, bp.Message = false, "pending: sent to the debugger when the program starts"
+		bp.Verified, bp.Message = false, s.unboundMessageLocked()
 	}
 	s.mu.Unlock()
 
@@ -104,13 +112,37 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	s.mu.Lock()
 	res := &LineBreakpointResult{Breakpoint: *bp}
 	s.mu.Unlock()
-	if res.Breakpoint.RequestedLine != 0 {
-		res.Warning = fmt.Sprintf("the debugger moved this breakpoint from line %d to line %d, the nearest line with code", res.Breakpoint.RequestedLine, res.Breakpoint.Line)
-	}
+	res.Warning = movedWarning(res.Breakpoint, placed)
 	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
 		res.Context = &c
 	}
 	return res, nil
+}
+
+// unboundMessageLocked says why a breakpoint set now is not in the
+// adapter yet: the program has not started, it has ended, or its run
+// failed. s.mu is held.
+func (s *Session) unboundMessageLocked() string {
+	switch {
+	case s.r != nil && s.state == StateStopped:
+		return "not bound: the program has ended; it binds when restart_debugging runs the program again"
+	case s.r != nil && s.state == StateError:
+		return "not bound: the last run failed (" + s.history[len(s.history)-1].Cause + "); it binds when restart_debugging runs the program again"
+	}
+	return "pending: sent to the debugger when the program starts"
+}
+
+// movedWarning says where a breakpoint went when that is not the line
+// asked for: placed by the server on the next line with code (placed), or
+// moved by the adapter.
+func movedWarning(bp Breakpoint, placed int) string {
+	switch {
+	case bp.RequestedLine == 0:
+		return ""
+	case bp.Line == placed:
+		return fmt.Sprintf("moved to line %d, the next line with code in its block: line %d is blank or a comment", bp.Line, bp.RequestedLine)
+	}
+	return fmt.Sprintf("moved to line %d by the debugger, which has no code to stop at on line %d", bp.Line, bp.RequestedLine)
 }
 
 // sendFile sends a file's whole breakpoint set and records the answer.
@@ -213,7 +245,7 @@ func (s *Session) addFunctionBreakpoint(ctx context.Context, fb *FunctionBreakpo
 	s.bps.addFunction(fb)
 	r := s.liveRunLocked()
 	if r == nil {
-		fb.Message = "pending: sent to the debugger when the program starts"
+		fb.Message = s.unboundMessageLocked()
 	}
 	s.mu.Unlock()
 	if r != nil {
@@ -279,7 +311,7 @@ func (s *Session) RemoveBreakpoints(ctx context.Context, m RemoveMatch) (*Remove
 		case m.ID != 0:
 			return bp.ID == m.ID
 		case m.File != "":
-			return bp.File == m.File && (m.Line == 0 || bp.Line == m.Line || bp.sendLine == m.Line)
+			return bp.File == m.File && (m.Line == 0 || bp.Line == m.Line || bp.sendLine == m.Line || bp.askedLine == m.Line)
 		}
 		return false
 	})

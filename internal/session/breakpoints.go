@@ -36,8 +36,11 @@ type Breakpoint struct {
 	// one and the adapter tells.
 	Locations int `json:"locations,omitempty"`
 
-	// sendLine is the line asked for; Line is where the adapter put it.
+	// sendLine is the line sent to the adapter; Line is where the adapter
+	// put it. askedLine is the agent's line when the source placed the
+	// breakpoint elsewhere (it had no code), 0 otherwise.
 	sendLine  int
+	askedLine int
 	adapterID int
 }
 
@@ -206,9 +209,22 @@ func applyLine(bp *Breakpoint, a dap.Breakpoint) {
 	bp.adapterID = a.Id
 	bp.Verified = a.Verified
 	bp.Message = a.Message
-	bp.Line, bp.RequestedLine = bp.sendLine, 0
+	bp.placeAt(bp.sendLine)
 	if a.Line > 0 && a.Line != bp.sendLine {
-		bp.Line, bp.RequestedLine = a.Line, bp.sendLine
+		bp.placeAt(a.Line)
+	}
+}
+
+// placeAt records where the breakpoint is: RequestedLine is set when that
+// is not the line the agent asked for.
+func (bp *Breakpoint) placeAt(line int) {
+	asked := bp.sendLine
+	if bp.askedLine != 0 {
+		asked = bp.askedLine
+	}
+	bp.Line, bp.RequestedLine = line, 0
+	if line != asked {
+		bp.RequestedLine = asked
 	}
 }
 
@@ -230,7 +246,7 @@ func refuseLines(bps []*Breakpoint, err error) {
 	msg := refusedMessage(err)
 	for _, bp := range bps {
 		bp.adapterID, bp.Verified, bp.Message = 0, false, msg
-		bp.Line, bp.RequestedLine = bp.sendLine, 0
+		bp.placeAt(bp.sendLine)
 	}
 }
 

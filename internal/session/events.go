@@ -134,6 +134,7 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 			st.HitBreakpointIDs = append(st.HitBreakpointIDs, ours)
 		}
 	}
+	r.markHitsLocked(st.HitBreakpointIDs...)
 	if st.ThreadID == 0 && s.last != nil {
 		st.ThreadID = s.last.ThreadID
 	}
@@ -172,6 +173,9 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		}
 		// May release s.mu to ask the adapter where the stop is.
 		tps := s.tracepointsHitLocked(r, st)
+		for _, bp := range tps {
+			r.markHitsLocked(bp.ID)
+		}
 		if tps != nil || s.r != r {
 			s.mu.Unlock()
 			if tps != nil {
@@ -201,6 +205,7 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 	// Fetched here, not on a goroutine of its own: one hand-off less on
 	// every stop, and later events simply wait in the client's queue.
 	s.prefetch(r, st)
+	s.markHitAtStop(r, st)
 }
 
 // firstThread is the first thread the adapter lists, 0 if none.

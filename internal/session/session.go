@@ -273,6 +273,9 @@ type run struct {
 	// on its own (break_on_change) and no agent reads the stops between;
 	// guarded by the session's mutex.
 	stackOnly bool
+	// hits are the breakpoints (our ids) that stopped or traced in this
+	// run, for the end's neverHit; guarded by the session's mutex.
+	hits map[int]bool
 
 	mu          sync.Mutex
 	terminals   []*proc.Process // programs started through runInTerminal

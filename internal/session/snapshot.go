@@ -265,7 +265,10 @@ type Snapshot struct {
 	Output     []OutputEntry `json:"output,omitempty"`
 	OutputNote string        `json:"outputNote,omitempty"`
 	ExitCode   *int          `json:"exitCode,omitempty"`
-	TimedOut   bool          `json:"timedOut,omitempty"`
+	// NeverHit, when the program has ended, names the breakpoints that
+	// never stopped during the run, in one line.
+	NeverHit string `json:"neverHit,omitempty"`
+	TimedOut bool   `json:"timedOut,omitempty"`
 }
 
 // Snapshot limits: a snapshot is read by a model, so it stays small; the
@@ -359,6 +362,9 @@ func (s *Session) snapshotNow(ctx context.Context) *Snapshot {
 	snap := &Snapshot{State: s.state, ExitCode: s.exitCode}
 	if s.state == StateError || s.state == StateStopped {
 		snap.StateReason = s.history[len(s.history)-1].Cause
+	}
+	if s.state == StateStopped && s.r != nil {
+		snap.NeverHit = s.neverHitLocked(s.r)
 	}
 	s.mu.Unlock()
 

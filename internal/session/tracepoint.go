@@ -83,6 +83,9 @@ func (s *Session) recordLogpointHit(report string) {
 		return
 	}
 	bp.Hits++
+	if s.r != nil {
+		s.r.markHitsLocked(id)
+	}
 	e := TraceEntry{Kind: TraceHit, BreakpointID: id, File: bp.File, Line: bp.Line}
 	for i, name := range bp.Collect {
 		v := TraceValue{Name: name}

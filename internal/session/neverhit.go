@@ -1,0 +1,67 @@
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// markHitsLocked records that these breakpoints (our ids) stopped or traced
+// in run r. s.mu is held.
+func (r *run) markHitsLocked(ids ...int) {
+	if r.hits == nil {
+		r.hits = map[int]bool{}
+	}
+	for _, id := range ids {
+		r.hits[id] = true
+	}
+}
+
+// markHitAtStop records, for an adapter that does not say which breakpoint
+// a breakpoint stop is for (rdbg), the line breakpoints where it stopped.
+// The stop's frames are fetched.
+func (s *Session) markHitAtStop(r *run, st *Stop) {
+	if st.Reason != "breakpoint" || len(st.HitBreakpointIDs) > 0 {
+		return
+	}
+	loc := locationOf(st)
+	if loc == nil || loc.File == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, bp := range s.bps.files[loc.File] {
+		if bp.Line == loc.Line {
+			r.markHitsLocked(bp.ID)
+		}
+	}
+}
+
+// neverHitLocked names, in one line, the breakpoints that did not stop or
+// trace during run r: "app.py:12, app.py:30, function weigh". Logpoints are
+// left out, since the adapter prints them without telling the session, and
+// so are run_to's temporary breakpoints. s.mu is held.
+func (s *Session) neverHitLocked(r *run) string {
+	var lines []*Breakpoint
+	for _, bp := range s.bps.lines() {
+		plainLogpoint := bp.LogMessage != "" && len(bp.Collect) == 0
+		if !bp.Temporary && !plainLogpoint && !r.hits[bp.ID] {
+			lines = append(lines, bp)
+		}
+	}
+	slices.SortStableFunc(lines, func(a, b *Breakpoint) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	var names []string
+	for _, bp := range lines {
+		names = append(names, fmt.Sprintf("%s:%d", filepath.Base(bp.File), bp.Line))
+	}
+	for _, fb := range s.bps.functions {
+		if !fb.Temporary && !r.hits[fb.ID] {
+			names = append(names, "function "+fb.FunctionName)
+		}
+	}
+	return strings.Join(names, ", ")
+}
