@@ -265,6 +265,10 @@ type Snapshot struct {
 	OutputNote string        `json:"outputNote,omitempty"`
 	ExitCode   *int          `json:"exitCode,omitempty"`
 	TimedOut   bool          `json:"timedOut,omitempty"`
+
+	// internalHits are the server's own breakpoints the stop is for, kept
+	// out of HitBreakpointIDs (run_to asks whether its target was hit).
+	internalHits []int
 }
 
 // Snapshot limits: a snapshot is read by a model, so it stays small; the
@@ -380,7 +384,7 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Description = st.Text
 	}
 	snap.ThreadID = st.ThreadID
-	snap.HitBreakpointIDs = st.HitBreakpointIDs
+	snap.HitBreakpointIDs, snap.internalHits = splitHits(st.HitBreakpointIDs)
 	snap.Exception = st.exception
 	snap.Watches, snap.Changed, snap.New, snap.Compared = st.watches, st.changed, st.added, st.compared
 	if snap.Exception == nil && st.Reason == "exception" && (st.Text != "" || st.Description != "") {

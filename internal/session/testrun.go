@@ -46,7 +46,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		return nil, &Error{Msg: fmt.Sprintf("cannot run the tests in %s: %v", req.Path, err), Hint: "pass the path of a test file or directory", Err: err}
 	}
 	for _, fn := range plan.FunctionBreakpoints {
-		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, Temporary: true}); err != nil {
+		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true}); err != nil {
 			return nil, err
 		}
 	}
