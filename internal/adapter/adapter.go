@@ -264,6 +264,11 @@ type Quirks struct {
 	// see "pause", not a crash), and a Rust panic, which it can only catch
 	// with a breakpoint of the adapter's own, as that breakpoint.
 	StopReason func(reason, description string) (string, string)
+	// TotalFramesEstimated: a stackTrace answer that does not reach the
+	// bottom of the stack gives a guess for totalFrames, not the count
+	// (Delve adds its stackTraceDepth), so a frame's depth from the bottom
+	// is unknown unless the whole stack was fetched.
+	TotalFramesEstimated bool
 }
 
 // CallFunc sends one DAP request and decodes its response body into body

@@ -52,7 +52,7 @@ type runResult struct {
 // shapeArgs are the answer-shaping arguments of every tool that returns a
 // stop snapshot.
 type shapeArgs struct {
-	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"list only the locals that changed (or are new) since the previous stop in the same function"`
+	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"list only the locals that changed (or are new) since the previous stop in the same frame of this run (object addresses do not count)"`
 	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"cap on the answer's size in bytes (default 8000); what is left out is named in budget"`
 }
 

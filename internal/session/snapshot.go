@@ -27,8 +27,9 @@ type Stop struct {
 	noExceptionInfo bool // the adapter's exceptionInfo would not match Reason
 
 	frames     []dap.StackFrame
-	top        int // index in frames of the frame the snapshot shows
-	depth      int // frames on the stack, as far as the adapter tells
+	top        int  // index in frames of the frame the snapshot shows
+	depth      int  // frames on the stack, as far as the adapter tells
+	depthKnown bool // depth is the count, not a guess (see stopKey)
 	framesErr  error
 	scopes     []dap.Scope
 	localsRef  int
@@ -40,7 +41,7 @@ type Stop struct {
 	watches    []WatchValue
 	rawMu      sync.Mutex
 	rawWatches map[int]string // whole watch values by index, for changes
-	changed    []Change       // against the previous stop in the same function
+	changed    []Change       // against the previous stop in the same frame
 	added      []string       // locals and watches that stop did not have
 	compared   bool           // there was such a stop
 	partial    bool           // only the stack was fetched (run.stackOnly)
@@ -112,6 +113,7 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 	if st.depth == prefetchFrames && stack.TotalFrames > st.depth {
 		st.depth = stack.TotalFrames
 	}
+	st.depthKnown = len(st.frames) < prefetchFrames || (stack.TotalFrames >= len(st.frames) && !r.conn.Quirks.TotalFramesEstimated)
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
@@ -258,7 +260,7 @@ type Snapshot struct {
 	Watches          []WatchValue   `json:"watches,omitempty"`
 	Changed          []Change       `json:"changed,omitempty"`
 	New              []string       `json:"new,omitempty"`
-	// Compared: there was an earlier stop in the same function to compare
+	// Compared: there was an earlier stop in the same frame to compare
 	// with, so Changed and New are meaningful (empty means nothing changed).
 	Compared   bool          `json:"-"`
 	Output     []OutputEntry `json:"output,omitempty"`

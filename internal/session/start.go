@@ -231,6 +231,8 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	s.setStateLocked(StateInitializing, kind)
 	s.exitCode = nil
 	s.stop = nil
+	// A new run: its first stops have nothing to compare with.
+	s.lastValues = nil
 	since := s.gen
 	launchOutput := s.out.Cursor()
 	s.mu.Unlock()

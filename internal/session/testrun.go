@@ -196,7 +196,7 @@ func (s *Session) refetch(ctx context.Context, idx int) bool {
 		Reason: st.Reason, Description: st.Description, Text: st.Text, ThreadID: st.ThreadID,
 		AllThreadsStopped: st.AllThreadsStopped, HitBreakpointIDs: st.HitBreakpointIDs, Time: st.Time,
 		ready: make(chan struct{}), noExceptionInfo: st.noExceptionInfo,
-		frames: st.frames, top: idx, depth: st.depth, exception: st.exception,
+		frames: st.frames, top: idx, depth: st.depth, depthKnown: st.depthKnown, exception: st.exception,
 	}
 	s.fetchFrameData(ctx, r, nst)
 	close(nst.ready)
