@@ -267,7 +267,8 @@ type Quirks struct {
 	// TotalFramesEstimated: a stackTrace answer that does not reach the
 	// bottom of the stack gives a guess for totalFrames, not the count
 	// (Delve adds its stackTraceDepth), so a frame's depth from the bottom
-	// is unknown unless the whole stack was fetched.
+	// is unknown unless the whole stack was fetched; the session then counts
+	// the frames (countFrames).
 	TotalFramesEstimated bool
 }
 

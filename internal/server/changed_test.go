@@ -18,48 +18,55 @@ type changedProgram struct {
 func recursionPrograms(t *testing.T) []changedProgram {
 	return []changedProgram{
 		{language: "python", script: pythonProgram(t, "recursion.py"), source: pythonProgram(t, "recursion.py"), returnLine: 14, loopLine: 22},
-		{language: "go", script: goProgram(t, "recursion"), source: goProgram(t, "recursion", "main.go"), returnLine: 22, loopLine: 31},
+		{language: "go", script: goProgram(t, "recursion"), source: goProgram(t, "recursion", "main.go"), returnLine: 27, loopLine: 36},
 	}
 }
 
 // A step out of a recursive call lands in another activation of the same
 // function: nothing there changed against the inner one, and within one
-// activation changes are still reported.
+// activation changes are still reported, also on a stack deeper than the
+// frames fetched at each stop (Delve then only guesses the stack's depth).
 func TestChangedComparesAFrameWithItselfUnderRecursion(t *testing.T) {
 	for _, p := range recursionPrograms(t) {
-		t.Run(p.language, func(t *testing.T) {
-			h := newHarness(t)
-			id := h.sessionFor(p.language)
-			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": p.source, "line": p.returnLine})
-			inner := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": p.script})
-			wantStop(t, inner, "breakpoint", p.returnLine)
-			if n := inner.vars("locals")["n"]; n != "0" {
-				t.Fatalf("the first stop is in the innermost call: n = %q", n)
-			}
-			h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": p.source, "line": p.returnLine})
+		for _, depth := range []string{"2", "30"} {
+			t.Run(p.language+"/depth "+depth, func(t *testing.T) {
+				changedAcrossRecursion(t, p, depth)
+			})
+		}
+	}
+}
 
-			outer := h.ok("step_out", map[string]any{"sessionId": id})
-			if n := outer.vars("locals")["n"]; n != "1" {
-				t.Fatalf("step_out lands in the caller, n = 1: %v", outer)
-			}
-			if changed := outer.list("changed"); len(changed) != 0 {
-				t.Errorf("the caller's frame compared with the callee's: changed %v", changed)
-			}
+func changedAcrossRecursion(t *testing.T, p changedProgram, depth string) {
+	h := newHarness(t)
+	id := h.sessionFor(p.language)
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": p.source, "line": p.returnLine})
+	inner := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": p.script, "args": []string{depth}})
+	wantStop(t, inner, "breakpoint", p.returnLine)
+	if n := inner.vars("locals")["n"]; n != "0" {
+		t.Fatalf("the first stop is in the innermost call: n = %q", n)
+	}
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": p.source, "line": p.returnLine})
 
-			at := outer
-			for step := 0; at.obj("location").num("line") != p.returnLine; step++ {
-				if step == 5 {
-					t.Fatalf("step_over does not reach line %d: %v", p.returnLine, at)
-				}
-				at = h.ok("step_over", map[string]any{"sessionId": id})
-			}
-			if from, to, ok := changeOf(at, "acc"); !ok || from != "11" || to != "12" {
-				t.Errorf("acc changes 11 -> 12 in the caller's own frame: %v", at["changed"])
-			}
-			if _, _, ok := changeOf(at, "n"); ok {
-				t.Errorf("n did not change in the caller's frame: %v", at["changed"])
-			}
-		})
+	outer := h.ok("step_out", map[string]any{"sessionId": id})
+	if n := outer.vars("locals")["n"]; n != "1" {
+		t.Fatalf("step_out lands in the caller, n = 1: %v", outer)
+	}
+	if changed := outer.list("changed"); len(changed) != 0 {
+		t.Errorf("the caller's frame compared with the callee's: changed %v", changed)
+	}
+
+	at := outer
+	for step := 0; at.obj("location").num("line") != p.returnLine; step++ {
+		if step == 5 {
+			t.Fatalf("step_over does not reach line %d: %v", p.returnLine, at)
+		}
+		at = h.ok("step_over", map[string]any{"sessionId": id})
+	}
+	if from, to, ok := changeOf(at, "acc"); !ok || from != "11" || to != "12" {
+		t.Errorf("acc changes 11 -> 12 in the caller's own frame: %v", at["changed"])
+	}
+	if _, _, ok := changeOf(at, "n"); ok {
+		t.Errorf("n did not change in the caller's frame: %v", at["changed"])
 	}
 }
 

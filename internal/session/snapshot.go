@@ -114,10 +114,29 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 		st.depth = stack.TotalFrames
 	}
 	st.depthKnown = len(st.frames) < prefetchFrames || (stack.TotalFrames >= len(st.frames) && !r.conn.Quirks.TotalFramesEstimated)
+	if !st.depthKnown && r.conn.Quirks.TotalFramesEstimated {
+		st.depth, st.depthKnown = countFrames(ctx, r, st.ThreadID, st.depth)
+	}
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
 	}
+}
+
+// maxCountedFrames bounds the stack countFrames walks.
+const maxCountedFrames = 1000
+
+// countFrames counts a thread's frames where the adapter only guesses
+// totalFrames for a stack it did not walk to the bottom (Delve): asked
+// for one frame far down, it walks that far and gives the exact count
+// of a shorter stack. guess is returned, unknown, for a deeper one.
+func countFrames(ctx context.Context, r *run, threadID, guess int) (int, bool) {
+	var stack dap.StackTraceResponseBody
+	err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": maxCountedFrames - 1, "levels": 1}, &stack)
+	if err != nil || stack.TotalFrames >= maxCountedFrames {
+		return guess, false
+	}
+	return stack.TotalFrames, true
 }
 
 // fetchLocals fetches the scopes and locals of the frame a stop shows.

@@ -1,8 +1,13 @@
-// Command recursion sums down a recursion; each loop turn makes a new box
-// of the same value at new addresses.
+// Command recursion sums down a recursion (as deep as its argument, 2 by
+// default); each loop turn makes a new box of the same value at new
+// addresses.
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
 
 type label struct{ name *string }
 
@@ -30,5 +35,14 @@ func main() {
 		kept = append(kept, current...)
 		fmt.Println(i, len(kept))
 	}
-	fmt.Println(depthSum(2))
+	fmt.Println(depthSum(depth()))
+}
+
+func depth() int {
+	if len(os.Args) > 1 {
+		if n, err := strconv.Atoi(os.Args[1]); err == nil {
+			return n
+		}
+	}
+	return 2
 }
