@@ -267,8 +267,8 @@ type Quirks struct {
 	// TotalFramesEstimated: a stackTrace answer that does not reach the
 	// bottom of the stack gives a guess for totalFrames, not the count
 	// (Delve adds its stackTraceDepth), so a frame's depth from the bottom
-	// is unknown unless the whole stack was fetched; the session then counts
-	// the frames (countFrames).
+	// is unknown unless the whole stack was fetched; the session then
+	// fetches the rest of a deep stack to count it.
 	TotalFramesEstimated bool
 }
 

@@ -115,7 +115,7 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 	}
 	st.depthKnown = len(st.frames) < prefetchFrames || (stack.TotalFrames >= len(st.frames) && !r.conn.Quirks.TotalFramesEstimated)
 	if !st.depthKnown && r.conn.Quirks.TotalFramesEstimated {
-		st.depth, st.depthKnown = countFrames(ctx, r, st.ThreadID, st.depth)
+		st.depth, st.depthKnown = countFrames(ctx, r, st.ThreadID, len(st.frames), st.depth)
 	}
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
@@ -127,16 +127,18 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 const maxCountedFrames = 1000
 
 // countFrames counts a thread's frames where the adapter only guesses
-// totalFrames for a stack it did not walk to the bottom (Delve): asked
-// for one frame far down, it walks that far and gives the exact count
-// of a shorter stack. guess is returned, unknown, for a deeper one.
-func countFrames(ctx context.Context, r *run, threadID, guess int) (int, bool) {
+// totalFrames for a stack it did not walk to the bottom: it fetches the
+// frames after the first fetched ones, and fewer than asked for means the
+// bottom was reached (DAP's rule, which the guessing adapters keep). guess
+// is returned, unknown, for a stack deeper than maxCountedFrames.
+func countFrames(ctx context.Context, r *run, threadID, fetched, guess int) (int, bool) {
 	var stack dap.StackTraceResponseBody
-	err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": maxCountedFrames - 1, "levels": 1}, &stack)
-	if err != nil || stack.TotalFrames >= maxCountedFrames {
+	levels := maxCountedFrames - fetched
+	err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": fetched, "levels": levels}, &stack)
+	if err != nil || len(stack.StackFrames) >= levels {
 		return guess, false
 	}
-	return stack.TotalFrames, true
+	return fetched + len(stack.StackFrames), true
 }
 
 // fetchLocals fetches the scopes and locals of the frame a stop shows.
