@@ -97,6 +97,10 @@ func (s *Session) fetchFrameData(ctx context.Context, r *run, st *Stop) {
 	if len(watches) > 0 {
 		st.watches = evalWatches(ctx, r, st, watches)
 	}
+	if !st.depthKnown && len(st.frames) > 0 && r.conn.Quirks.TotalFramesEstimated {
+		// Only changes need the exact depth (stopKey).
+		st.depth, st.depthKnown = countFrames(ctx, r, st.ThreadID, len(st.frames), st.depth)
+	}
 	s.noteChanges(st)
 }
 
@@ -114,9 +118,6 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 		st.depth = stack.TotalFrames
 	}
 	st.depthKnown = len(st.frames) < prefetchFrames || (stack.TotalFrames >= len(st.frames) && !r.conn.Quirks.TotalFramesEstimated)
-	if !st.depthKnown && r.conn.Quirks.TotalFramesEstimated {
-		st.depth, st.depthKnown = countFrames(ctx, r, st.ThreadID, len(st.frames), st.depth)
-	}
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
