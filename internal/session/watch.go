@@ -185,8 +185,9 @@ func withoutAddresses(value string) string {
 }
 
 // noteChanges compares the stop's locals and watches with the previous stop
-// in the same frame (see stopKey), records the differences on the stop and remembers
-// this stop's values for the next one. Called once per stop, by prefetch.
+// in the same frame (see stopKey), records the differences on the stop and
+// remembers this stop's values for the next one. Called once per stop, by
+// prefetch.
 func (s *Session) noteChanges(st *Stop) {
 	key := stopKey(st)
 	if key == "" {
