@@ -290,6 +290,12 @@ type Quirks struct {
 	// std::vector or a Rust Vec as "size=2". The session then reads the
 	// first elements and shows them after the count.
 	ElementCount func(value string) (int, bool)
+	// TotalFramesEstimated: a stackTrace answer that does not reach the
+	// bottom of the stack gives a guess for totalFrames, not the count
+	// (Delve adds its stackTraceDepth), so a frame's depth from the bottom
+	// is unknown unless the whole stack was fetched; the session then
+	// fetches the rest of a deep stack to count it.
+	TotalFramesEstimated bool
 }
 
 // CallFunc sends one DAP request and decodes its response body into body

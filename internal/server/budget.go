@@ -42,7 +42,7 @@ func sizeOf(v any) int {
 }
 
 // onlyChanges keeps the locals that changed or are new since the previous
-// stop in the same function. The first stop in a function keeps them all.
+// stop in the same frame. The first stop in a frame keeps them all.
 func onlyChanges(snap *session.Snapshot) {
 	if !snap.Compared || len(snap.Locals) == 0 {
 		return

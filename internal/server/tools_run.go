@@ -55,7 +55,7 @@ type runResult struct {
 // shapeArgs are the answer-shaping arguments of every tool that returns a
 // stop snapshot.
 type shapeArgs struct {
-	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only locals changed since the last stop"`
+	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only locals changed since the last stop in this frame"`
 	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000 bytes)"`
 }
 

@@ -22,8 +22,9 @@ type LineBreakpointRequest struct {
 	Condition       string
 	HitCondition    string
 	LogMessage      string
-	// Temporary marks a breakpoint that run_to places and removes; one
-	// already on the line is used as it is (Existing in the result).
+	// Temporary marks a breakpoint that run_to places for itself and
+	// removes: an internal one (see newInternalID). One already on the line
+	// is used as it is (Existing in the result).
 	Temporary bool
 	// Collect makes a tracepoint: these expressions are recorded in the
 	// trace buffer at each hit and the program does not stop; MaxHits
@@ -87,8 +88,10 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 		return res, nil
 	}
 	if bp == nil {
-		bp = &Breakpoint{File: req.File}
+		bp = &Breakpoint{File: req.File, internal: req.Temporary}
 		s.bps.addLine(bp)
+	} else {
+		s.bps.adoptLine(bp)
 	}
 	bp.sendLine, bp.askedLine = placed, 0
 	if placed != line {
@@ -96,7 +99,6 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	}
 	bp.placeAt(placed)
 	bp.Condition, bp.HitCondition, bp.LogMessage, bp.Anchor = req.Condition, req.HitCondition, req.LogMessage, req.Statement
-	bp.Temporary = req.Temporary
 	bp.Collect, bp.MaxHits, bp.Hits = req.Collect, req.MaxHits, 0
 	r := s.liveRunLocked()
 	if r == nil {
@@ -226,21 +228,23 @@ func (s *Session) SetFunctionBreakpoint(ctx context.Context, name, condition, hi
 	return fb, err
 }
 
-// addFunctionBreakpoint adds fb; a temporary one on a function that
+// addFunctionBreakpoint adds fb; an internal one on a function that
 // already has a breakpoint is not added, and the existing one is returned
-// with existing set.
+// with existing set. The agent's replaces an internal one on the same
+// function (the adapter takes one breakpoint per function).
 func (s *Session) addFunctionBreakpoint(ctx context.Context, fb *FunctionBreakpoint) (_ *FunctionBreakpoint, existing bool, _ error) {
 	s.bpMu.Lock()
 	defer s.bpMu.Unlock()
 	s.mu.Lock()
-	if fb.Temporary {
-		for _, f := range s.bps.functions {
-			if f.FunctionName == fb.FunctionName {
-				out := *f
-				s.mu.Unlock()
-				return &out, true, nil
-			}
+	for _, f := range s.bps.functions {
+		if fb.internal && f.FunctionName == fb.FunctionName {
+			out := *f
+			s.mu.Unlock()
+			return &out, true, nil
 		}
+	}
+	if !fb.internal {
+		s.bps.removeFunctions(func(f *FunctionBreakpoint) bool { return f.internal && f.FunctionName == fb.FunctionName })
 	}
 	s.bps.addFunction(fb)
 	r := s.liveRunLocked()
@@ -262,27 +266,30 @@ func (s *Session) addFunctionBreakpoint(ctx context.Context, fb *FunctionBreakpo
 	return &out, false, nil
 }
 
-// Breakpoints returns every breakpoint (of one file when file is set).
+// Breakpoints returns every breakpoint of the agent's (of one file when
+// file is set).
 func (s *Session) Breakpoints(file string) ([]Breakpoint, []FunctionBreakpoint) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var lines []Breakpoint
 	for _, bp := range s.bps.lines() {
-		if file == "" || bp.File == file {
+		if !bp.internal && (file == "" || bp.File == file) {
 			lines = append(lines, *bp)
 		}
 	}
 	var funcs []FunctionBreakpoint
 	if file == "" {
 		for _, fb := range s.bps.functions {
-			funcs = append(funcs, *fb)
+			if !fb.internal {
+				funcs = append(funcs, *fb)
+			}
 		}
 	}
 	return lines, funcs
 }
 
 // RemoveMatch selects breakpoints to remove: by id, by function name, or by
-// file (and line).
+// file (and line). An internal breakpoint is matched by its id only.
 type RemoveMatch struct {
 	// All removes every breakpoint, line and function.
 	All      bool
@@ -306,6 +313,8 @@ func (s *Session) RemoveBreakpoints(ctx context.Context, m RemoveMatch) (*Remove
 	s.mu.Lock()
 	lines := s.bps.removeLines(func(bp *Breakpoint) bool {
 		switch {
+		case bp.internal:
+			return m.ID != 0 && bp.ID == m.ID
 		case m.All:
 			return true
 		case m.ID != 0:
@@ -316,6 +325,9 @@ func (s *Session) RemoveBreakpoints(ctx context.Context, m RemoveMatch) (*Remove
 		return false
 	})
 	funcs := s.bps.removeFunctions(func(fb *FunctionBreakpoint) bool {
+		if fb.internal {
+			return m.ID != 0 && fb.ID == m.ID
+		}
 		return m.All || (m.ID != 0 && fb.ID == m.ID) || (m.Function != "" && fb.FunctionName == m.Function)
 	})
 	r := s.liveRunLocked()

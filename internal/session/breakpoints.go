@@ -22,8 +22,6 @@ type Breakpoint struct {
 	LogMessage    string `json:"logMessage,omitempty"`
 	Message       string `json:"message,omitempty"`
 	Anchor        string `json:"anchor,omitempty"`
-	// Temporary: placed by run_to, removed when it returns.
-	Temporary bool `json:"temporary,omitempty"`
 	// Collect, for a tracepoint: expressions recorded at each hit.
 	Collect []string `json:"collect,omitempty"`
 	MaxHits int      `json:"maxHits,omitempty"`
@@ -42,6 +40,8 @@ type Breakpoint struct {
 	sendLine  int
 	askedLine int
 	adapterID int
+	// internal: the server placed it for itself (see newInternalID).
+	internal bool
 }
 
 // FunctionBreakpoint is a breakpoint on a function name.
@@ -52,7 +52,6 @@ type FunctionBreakpoint struct {
 	HitCondition string `json:"hitCondition,omitempty"`
 	Verified     bool   `json:"verified"`
 	Message      string `json:"message,omitempty"`
-	Temporary    bool   `json:"temporary,omitempty"`
 	// Trace: the breakpoint records calls and returns (trace_function)
 	// instead of stopping, MaxCalls of them (0: no limit); Calls counts.
 	Trace    bool `json:"trace,omitempty"`
@@ -60,15 +59,18 @@ type FunctionBreakpoint struct {
 	Calls    int  `json:"calls,omitempty"`
 
 	adapterID int
+	// internal: the server placed it for itself (see newInternalID).
+	internal bool
 }
 
 // breakpointRegistry keeps every breakpoint per file: DAP's setBreakpoints
 // replaces a file's whole set, so the set is always sent whole. It is
 // guarded by the session's mutex.
 type breakpointRegistry struct {
-	nextID    int
-	files     map[string][]*Breakpoint
-	functions []*FunctionBreakpoint
+	nextID         int
+	lastInternalID int
+	files          map[string][]*Breakpoint
+	functions      []*FunctionBreakpoint
 }
 
 func newBreakpointRegistry() *breakpointRegistry {
@@ -80,14 +82,61 @@ func (r *breakpointRegistry) newID() int {
 	return r.nextID
 }
 
+// newInternalID numbers a breakpoint the server places for itself
+// (run_to's target, debug_test's catcher of failed tests). Such ids are
+// negative and drawn apart from the agent's, so the agent's ids are the
+// same with or without them, and no answer shows or counts them.
+func (r *breakpointRegistry) newInternalID() int {
+	r.lastInternalID--
+	return r.lastInternalID
+}
+
+func (r *breakpointRegistry) idFor(internal bool) int {
+	if internal {
+		return r.newInternalID()
+	}
+	return r.newID()
+}
+
 func (r *breakpointRegistry) addLine(bp *Breakpoint) {
-	bp.ID = r.newID()
+	bp.ID = r.idFor(bp.internal)
 	r.files[bp.File] = append(r.files[bp.File], bp)
 }
 
 func (r *breakpointRegistry) addFunction(fb *FunctionBreakpoint) {
-	fb.ID = r.newID()
+	fb.ID = r.idFor(fb.internal)
 	r.functions = append(r.functions, fb)
+}
+
+// adoptLine makes an internal breakpoint the agent's, which asked for one
+// on the same line: it gets an id of the agent's, and the server's
+// removal of its own (by the internal id) leaves it in place.
+func (r *breakpointRegistry) adoptLine(bp *Breakpoint) {
+	if bp.internal {
+		bp.internal, bp.ID = false, r.newID()
+	}
+}
+
+// agentLines counts the agent's breakpoints among bps.
+func agentLines(bps []*Breakpoint) int {
+	n := 0
+	for _, bp := range bps {
+		if !bp.internal {
+			n++
+		}
+	}
+	return n
+}
+
+// agentFunctions counts the agent's function breakpoints among fbs.
+func agentFunctions(fbs []*FunctionBreakpoint) int {
+	n := 0
+	for _, fb := range fbs {
+		if !fb.internal {
+			n++
+		}
+	}
+	return n
 }
 
 // sortedFiles returns the files with breakpoints, in a stable order.
@@ -266,6 +315,19 @@ func applyFunctions(fbs []*FunctionBreakpoint, answer []dap.Breakpoint) {
 		}
 		fb.adapterID, fb.Verified, fb.Message = answer[i].Id, answer[i].Verified, answer[i].Message
 	}
+}
+
+// splitHits separates the agent's breakpoint ids among a stop's hits from
+// the server's own (negative: see newInternalID).
+func splitHits(ids []int) (agent, internal []int) {
+	for _, id := range ids {
+		if id < 0 {
+			internal = append(internal, id)
+		} else {
+			agent = append(agent, id)
+		}
+	}
+	return agent, internal
 }
 
 // byAdapterID maps an adapter's breakpoint id to ours (0 when unknown).

@@ -42,12 +42,12 @@ func (s *Session) markHitAtStop(r *run, st *Stop) {
 // neverHitLocked names, in one line, the breakpoints that did not stop or
 // trace during run r: "app.py:12, app.py:30, function weigh". Logpoints are
 // left out, since the adapter prints them without telling the session, and
-// so are run_to's temporary breakpoints. s.mu is held.
+// so are the server's own (run_to's, debug_test's). s.mu is held.
 func (s *Session) neverHitLocked(r *run) string {
 	var lines []*Breakpoint
 	for _, bp := range s.bps.lines() {
 		plainLogpoint := bp.LogMessage != "" && len(bp.Collect) == 0
-		if !bp.Temporary && !plainLogpoint && !r.hits[bp.ID] {
+		if !bp.internal && !plainLogpoint && !r.hits[bp.ID] {
 			lines = append(lines, bp)
 		}
 	}
@@ -59,7 +59,7 @@ func (s *Session) neverHitLocked(r *run) string {
 		names = append(names, fmt.Sprintf("%s:%d", filepath.Base(bp.File), bp.Line))
 	}
 	for _, fb := range s.bps.functions {
-		if !fb.Temporary && !r.hits[fb.ID] {
+		if !fb.internal && !r.hits[fb.ID] {
 			names = append(names, "function "+fb.FunctionName)
 		}
 	}

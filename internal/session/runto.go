@@ -49,7 +49,7 @@ func (s *Session) RunTo(ctx context.Context, t RunToTarget, threadID int, timeou
 	var tempID int
 	var line int
 	if t.Function != "" {
-		fb, existing, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: t.Function, Temporary: true})
+		fb, existing, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: t.Function, internal: true})
 		if err != nil {
 			return nil, err
 		}
@@ -85,15 +85,16 @@ func (s *Session) RunTo(ctx context.Context, t RunToTarget, threadID int, timeou
 	res.Snapshot = snap
 	if snap.State == StatePaused && snap.Location != nil {
 		l := snap.Location
-		res.Reached = (tempID != 0 && slices.Contains(snap.HitBreakpointIDs, tempID)) ||
+		res.Reached = (tempID != 0 && slices.Contains(snap.internalHits, tempID)) ||
 			(t.Function == "" && sameFile(l.File, t.File) && l.Line == line) ||
 			(t.Function != "" && functionMatches(l.Function, t.Function))
 	}
 	return res, nil
 }
 
-// removeTemporary removes a breakpoint run_to placed, on a context of its
-// own: a cancelled call still cleans up.
+// removeTemporary removes a breakpoint run_to placed (or a tracepoint or
+// trace that is done), on a context of its own: a cancelled call still
+// cleans up.
 func (s *Session) removeTemporary(ctx context.Context, id int) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()

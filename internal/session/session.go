@@ -112,8 +112,8 @@ type Session struct {
 
 	watches     []Watch
 	nextWatchID int
-	// lastValues holds, per function (source path and name), the locals
-	// and watch values of the latest stop there, for Snapshot.Changed.
+	// lastValues holds, per frame of this run (see stopKey), the locals and
+	// watch values of the latest stop there, for Snapshot.Changed.
 	lastValues map[string]map[string]string
 }
 

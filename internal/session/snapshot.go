@@ -27,8 +27,9 @@ type Stop struct {
 	noExceptionInfo bool // the adapter's exceptionInfo would not match Reason
 
 	frames     []dap.StackFrame
-	top        int // index in frames of the frame the snapshot shows
-	depth      int // frames on the stack, as far as the adapter tells
+	top        int  // index in frames of the frame the snapshot shows
+	depth      int  // frames on the stack, as far as the adapter tells
+	depthKnown bool // depth is the count, not a guess (see stopKey)
 	framesErr  error
 	scopes     []dap.Scope
 	localsRef  int
@@ -40,7 +41,7 @@ type Stop struct {
 	watches    []WatchValue
 	rawMu      sync.Mutex
 	rawWatches map[int]string // whole watch values by index, for changes
-	changed    []Change       // against the previous stop in the same function
+	changed    []Change       // against the previous stop in the same frame
 	added      []string       // locals and watches that stop did not have
 	compared   bool           // there was such a stop
 	partial    bool           // only the stack was fetched (run.stackOnly)
@@ -96,6 +97,10 @@ func (s *Session) fetchFrameData(ctx context.Context, r *run, st *Stop) {
 	if len(watches) > 0 {
 		st.watches = evalWatches(ctx, r, st, watches)
 	}
+	if !st.depthKnown && len(st.frames) > 0 && r.conn.Quirks.TotalFramesEstimated {
+		// Only changes need the exact depth (stopKey).
+		st.depth, st.depthKnown = countFrames(ctx, r, st.ThreadID, len(st.frames), st.depth)
+	}
 	s.noteChanges(st)
 }
 
@@ -112,10 +117,29 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 	if st.depth == prefetchFrames && stack.TotalFrames > st.depth {
 		st.depth = stack.TotalFrames
 	}
+	st.depthKnown = len(st.frames) < prefetchFrames || (stack.TotalFrames >= len(st.frames) && !r.conn.Quirks.TotalFramesEstimated)
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
 	}
+}
+
+// maxCountedFrames bounds the stack countFrames walks.
+const maxCountedFrames = 1000
+
+// countFrames counts a thread's frames where the adapter only guesses
+// totalFrames for a stack it did not walk to the bottom: it fetches the
+// frames after the first fetched ones, and fewer than asked for means the
+// bottom was reached (DAP's rule, which the guessing adapters keep). guess
+// is returned, unknown, for a stack deeper than maxCountedFrames.
+func countFrames(ctx context.Context, r *run, threadID, fetched, guess int) (int, bool) {
+	var stack dap.StackTraceResponseBody
+	levels := maxCountedFrames - fetched
+	err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": fetched, "levels": levels}, &stack)
+	if err != nil || len(stack.StackFrames) >= levels {
+		return guess, false
+	}
+	return fetched + len(stack.StackFrames), true
 }
 
 // fetchLocals fetches the scopes and locals of the frame a stop shows.
@@ -259,7 +283,7 @@ type Snapshot struct {
 	Watches          []WatchValue   `json:"watches,omitempty"`
 	Changed          []Change       `json:"changed,omitempty"`
 	New              []string       `json:"new,omitempty"`
-	// Compared: there was an earlier stop in the same function to compare
+	// Compared: there was an earlier stop in the same frame to compare
 	// with, so Changed and New are meaningful (empty means nothing changed).
 	Compared   bool          `json:"-"`
 	Output     []OutputEntry `json:"output,omitempty"`
@@ -269,6 +293,10 @@ type Snapshot struct {
 	// never stopped during the run, in one line.
 	NeverHit string `json:"neverHit,omitempty"`
 	TimedOut bool   `json:"timedOut,omitempty"`
+
+	// internalHits are the server's own breakpoints the stop is for, kept
+	// out of HitBreakpointIDs (run_to asks whether its target was hit).
+	internalHits []int
 }
 
 // Snapshot limits: a snapshot is read by a model, so it stays small; the
@@ -387,7 +415,7 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Description = st.Text
 	}
 	snap.ThreadID = st.ThreadID
-	snap.HitBreakpointIDs = st.HitBreakpointIDs
+	snap.HitBreakpointIDs, snap.internalHits = splitHits(st.HitBreakpointIDs)
 	snap.Exception = st.exception
 	snap.Watches, snap.Changed, snap.New, snap.Compared = st.watches, st.changed, st.added, st.compared
 	if snap.Exception == nil && st.Reason == "exception" && (st.Text != "" || st.Description != "") {

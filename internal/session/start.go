@@ -81,7 +81,8 @@ type StartResult struct {
 	Snapshot *Snapshot
 	// Arguments are the launch or attach request's, as sent to the adapter.
 	Arguments map[string]any
-	// BreakpointsApplied counts breakpoints sent during the handshake.
+	// BreakpointsApplied counts the agent's breakpoints sent during the
+	// handshake (the server's own are not the agent's business).
 	BreakpointsApplied int
 }
 
@@ -254,6 +255,8 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	s.setStateLocked(StateInitializing, kind)
 	s.exitCode = nil
 	s.stop = nil
+	// A new run: its first stops have nothing to compare with.
+	s.lastValues = nil
 	since := s.gen
 	launchOutput := s.out.Cursor()
 	s.mu.Unlock()
@@ -427,7 +430,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 			s.mu.Unlock()
 			return 0, err
 		}
-		applied += len(bps)
+		applied += agentLines(bps)
 		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyLines(bps, a) }, func(err error) { refuseLines(bps, err) }})
 	}
 	if fbs := s.bps.functions; len(fbs) > 0 && r.caps.SupportsFunctionBreakpoints && r.conn.Quirks.Supports("setFunctionBreakpoints") {
@@ -436,7 +439,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 			s.mu.Unlock()
 			return 0, err
 		}
-		applied += len(fbs)
+		applied += agentFunctions(fbs)
 		reqs = append(reqs, sent{p, func(a []dap.Breakpoint) { applyFunctions(fbs, a) }, func(err error) { refuseFunctions(fbs, err) }})
 	}
 	s.mu.Unlock()

@@ -49,7 +49,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		return nil, &Error{Msg: fmt.Sprintf("cannot run the tests in %s: %v", req.Path, err), Hint: "pass the path of a test file or directory", Err: err}
 	}
 	for _, fn := range plan.FunctionBreakpoints {
-		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, Temporary: true}); err != nil {
+		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -298,7 +298,7 @@ func (s *Session) refetch(ctx context.Context, idx int) bool {
 		Reason: st.Reason, Description: st.Description, Text: st.Text, ThreadID: st.ThreadID,
 		AllThreadsStopped: st.AllThreadsStopped, HitBreakpointIDs: st.HitBreakpointIDs, Time: st.Time,
 		ready: make(chan struct{}), noExceptionInfo: st.noExceptionInfo,
-		frames: st.frames, top: idx, depth: st.depth, exception: st.exception,
+		frames: st.frames, top: idx, depth: st.depth, depthKnown: st.depthKnown, exception: st.exception,
 	}
 	s.fetchFrameData(ctx, r, nst)
 	close(nst.ready)

@@ -33,7 +33,7 @@ func (s *Session) TraceFunction(ctx context.Context, function string, maxCalls i
 	}
 	s.mu.Lock()
 	for _, fb := range s.bps.functions {
-		if fb.FunctionName == function {
+		if !fb.internal && fb.FunctionName == function {
 			s.mu.Unlock()
 			return nil, errorf("remove_breakpoint removes the existing one first", "%s already has a function breakpoint (%d)", function, fb.ID)
 		}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -26,7 +27,7 @@ type WatchValue struct {
 }
 
 // Change is a local or watch whose value differs from the previous stop in
-// the same function.
+// the same frame (object addresses aside).
 type Change struct {
 	Name string `json:"name"`
 	From string `json:"from"`
@@ -153,22 +154,40 @@ func (st *Stop) watchValue(id int) string {
 	return st.rawWatches[id]
 }
 
-// stopKey names the function a stop is in, for comparing with the
-// previous stop there; "" when the stop has no frame.
+// stopKey names the frame a stop shows, for comparing with the previous
+// stop in that frame: its function and its depth from the bottom of the
+// stack. A recursive function's activations sit at different depths, so
+// a stop never compares with another activation (the caller a step out
+// returns to). Frame ids cannot serve: adapters renumber frames at every
+// stop. "" when the stop has no frame or its depth is a guess.
 func stopKey(st *Stop) string {
-	if len(st.frames) == 0 {
+	if len(st.frames) == 0 || !st.depthKnown {
 		return ""
 	}
 	f := st.frames[st.top]
+	name := f.Name
 	if f.Source != nil {
-		return f.Source.Path + "\x00" + f.Name
+		name = f.Source.Path + "\x00" + f.Name
 	}
-	return f.Name
+	return fmt.Sprintf("%s\x00%d", name, st.depth-1-st.top)
+}
+
+// objectAddress is a non-zero address as adapters print them in values:
+// "<Box object at 0x7f52c6e919d0>", "(*main.label)(0xc000012345)",
+// "0x00005555555592a0".
+var objectAddress = regexp.MustCompile(`0x0*[1-9a-fA-F][0-9a-fA-F]{3,}`)
+
+// withoutAddresses is a value as compared for changes: an object at
+// another address, in this run or the previous, is the same value when
+// nothing else differs. A null pointer still differs from a set one.
+func withoutAddresses(value string) string {
+	return objectAddress.ReplaceAllString(value, "0x…")
 }
 
 // noteChanges compares the stop's locals and watches with the previous stop
-// in the same function, records the differences on the stop and remembers
-// this stop's values for the next one. Called once per stop, by prefetch.
+// in the same frame (see stopKey), records the differences on the stop and
+// remembers this stop's values for the next one. Called once per stop, by
+// prefetch.
 func (s *Session) noteChanges(st *Stop) {
 	key := stopKey(st)
 	if key == "" {
@@ -208,7 +227,7 @@ func (s *Session) noteChanges(st *Stop) {
 		switch {
 		case !ok:
 			st.added = append(st.added, name)
-		case was != now[name]:
+		case withoutAddresses(was) != withoutAddresses(now[name]):
 			from, _, _ := shapeValue(name, was, 0, snapshotValueLen)
 			to, _, _ := shapeValue(name, now[name], 0, snapshotValueLen)
 			st.changed = append(st.changed, Change{Name: name, From: from, To: to})

@@ -8,7 +8,9 @@ import (
 
 // quirks are Delve's departures from plain DAP that the engine handles.
 func quirks(namer func(string) string) adapter.Quirks {
-	return adapter.Quirks{FunctionBreakpointName: namer, IsNoise: isNoise}
+	// Delve's totalFrames is len(frames)+stackTraceDepth for any stack it
+	// did not walk to the bottom.
+	return adapter.Quirks{FunctionBreakpointName: namer, IsNoise: isNoise, TotalFramesEstimated: true}
 }
 
 // isNoise drops the line Delve prints on configurationDone for its own
