@@ -26,7 +26,7 @@ func TestListSupportedLanguages(t *testing.T) {
 	out := h.ok("list_supported_languages", nil)
 	var mock result
 	for _, l := range out.list("languages") {
-		if l.str("id") == "mock" {
+		if l.str("language") == "mock" {
 			mock = l
 		}
 	}
