@@ -127,10 +127,9 @@ func agentReturns(m *meter) bool {
 	m.do("trace_function", map[string]any{"function": "ratio"})
 	m.do("start_debugging", map[string]any{"scriptPath": m.prog, "maxBytes": 2000})
 	var returns []string
-	for _, e := range m.do("get_trace", map[string]any{}).list("entries") {
-		if e.str("kind") == "return" {
-			returns = append(returns, e.obj("return").str("value"))
-		}
+	_, calls := traceRows(m.h.t, m.do("get_trace", map[string]any{}))
+	for _, call := range calls {
+		returns = append(returns, call.str("return"))
 	}
 	return strings.Join(returns, " ") == ratioReturns
 }
@@ -148,9 +147,10 @@ func agentNegative(m *meter) bool {
 	defer m.close()
 	m.do("set_breakpoint", map[string]any{"file": m.prog, "line": 39, "collect": []string{"n", "balance - fee"}})
 	m.do("start_debugging", map[string]any{"scriptPath": m.prog, "maxBytes": 2000})
-	for _, e := range m.do("get_trace", map[string]any{"limit": 20}).list("entries") {
-		if v := e.list("values"); strings.HasPrefix(v[1].str("value"), "-") {
-			return v[0].str("value") == "13"
+	hits, _ := traceRows(m.h.t, m.do("get_trace", map[string]any{"limit": 20}))
+	for _, hit := range hits {
+		if strings.HasPrefix(hit.str("balance - fee"), "-") {
+			return hit.str("n") == "13"
 		}
 	}
 	return false
@@ -181,16 +181,17 @@ func BenchmarkTracepointCost(b *testing.B) {
 				h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": tc.prog})
 				took := time.Since(start)
 				cost := 0.0
-				entries := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 1000}).list("entries")
-				if trace && len(entries) != tc.hits {
-					b.Fatalf("want %d hits, got %d", tc.hits, len(entries))
+				page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 1000})
+				hits, _ := traceRows(b, page)
+				if trace && len(hits) != tc.hits {
+					b.Fatalf("want %d hits, got %d", tc.hits, len(hits))
 				}
-				for _, e := range entries {
-					c, _ := e["costMs"].(float64)
+				for _, table := range page.list("tables") {
+					c, _ := table["costMs"].(float64)
 					cost += c
 				}
-				if len(entries) > 0 {
-					cost /= float64(len(entries))
+				if len(hits) > 0 {
+					cost /= float64(len(hits))
 				}
 				return took, cost
 			}

@@ -35,16 +35,17 @@ func TestPythonOutputAndTraceInFewBytes(t *testing.T) {
 	tp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 9, "collect": []string{"i", "label"}})
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
 
-	first := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	first, firstBytes := h.okSized("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "maxBytes": 100000})
 	wantStop(t, first, "breakpoint", 12)
 	// debugpy delivers output by another path than stops: wait for the
-	// lines, so that the next snapshot carries them.
+	// lines, so that the next snapshot carries those the first did not.
 	h.waitForOutput(id, "line 49 of")
 	snap, snapBytes := h.okSized("step_over", map[string]any{"sessionId": id, "maxBytes": 100000})
 	end := h.ok("continue_execution", map[string]any{"sessionId": id})
 	page, outputBytes := h.okSized("get_output", map[string]any{"sessionId": id})
 	trace, traceBytes := h.okSized("get_trace", map[string]any{"sessionId": id})
-	t.Logf("bytes: snapshot with output %d, get_output of 50 lines %d, get_trace of 20 hits %d", snapBytes, outputBytes, traceBytes)
+	t.Logf("bytes: snapshots %d and %d with %d and %d bytes of output text, get_output of 50 lines %d, get_trace of 20 hits %d",
+		firstBytes, snapBytes, len(first.outputText("output")), len(snap.outputText("output")), outputBytes, traceBytes)
 
 	var lines strings.Builder
 	for n := range 50 {
@@ -104,4 +105,53 @@ func TestPythonOutputAndTraceInFewBytes(t *testing.T) {
 	if cols := fmt.Sprint(timed[0]["columns"]); cols != "[time i label]" {
 		t.Errorf("times adds a time column: %s", cols)
 	}
+}
+
+// traceRow is one row of a get_trace table: its cells by column, and the
+// table it is in.
+type traceRow struct {
+	table result
+	cells map[string]any
+}
+
+// str is a cell's value ("" for an error or no value).
+func (r traceRow) str(column string) string {
+	s, _ := r.cells[column].(string)
+	return s
+}
+
+// failure is a cell's error ("" for a value).
+func (r traceRow) failure(column string) string {
+	m, _ := r.cells[column].(map[string]any)
+	s, _ := m["error"].(string)
+	return s
+}
+
+// traceRows reads a get_trace answer's rows, table by table: tracepoint
+// hits, and traced calls (each with its return column).
+func traceRows(t testing.TB, page result) (hits, calls []traceRow) {
+	t.Helper()
+	for _, table := range page.list("tables") {
+		columns, _ := table["columns"].([]any)
+		rows, _ := table["rows"].([]any)
+		for _, r := range rows {
+			cells, _ := r.([]any)
+			if len(cells) != len(columns) {
+				t.Fatalf("a row of %d cells under %d columns: %v", len(cells), len(columns), table)
+			}
+			row := traceRow{table: table, cells: map[string]any{}}
+			for i, c := range columns {
+				row.cells[c.(string)] = cells[i]
+			}
+			switch table.str("kind") {
+			case "tracepoint":
+				hits = append(hits, row)
+			case "function":
+				calls = append(calls, row)
+			default:
+				t.Fatalf("a table of kind %q: %v", table.str("kind"), table)
+			}
+		}
+	}
+	return hits, calls
 }
