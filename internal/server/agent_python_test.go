@@ -230,9 +230,10 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 	}
 	var hits, capped []traceRow
 	var cappedNotes []any
-	since := 0
+	since, mixed := 0, false
 	for {
-		page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 50})
+		// 60 a page: the second holds the last hits of line 17 and those of 21.
+		page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 60})
 		rows, _ := traceRows(t, page)
 		for _, row := range rows {
 			switch row.table.num("breakpointId") {
@@ -240,6 +241,14 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 				hits = append(hits, row)
 			default:
 				capped = append(capped, row)
+			}
+		}
+		if len(page.list("tables")) > 1 {
+			// Rows of several tables carry their seq, which orders them
+			// across tables: line 21 runs after the loop of line 17.
+			mixed = true
+			if last, first := hits[len(hits)-1].cells["seq"], capped[0].cells["seq"]; last == nil || first == nil || last.(float64) >= first.(float64) {
+				t.Errorf("the seq column should order the rows of both tables: %v", page)
 			}
 		}
 		for _, table := range page.list("tables") {
@@ -256,9 +265,13 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 		t.Fatalf("want 100 hits of line 17, got %d", len(hits))
 	}
 	for n, hit := range hits {
+		delete(hit.cells, "seq")
 		if hit.table.num("line") != 17 || len(hit.cells) != 2 || hit.str("i") != strconv.Itoa(n) || hit.str("total") != strconv.Itoa(n*(n-1)/2) {
 			t.Fatalf("hit %d: %v", n, hit.cells)
 		}
+	}
+	if !mixed {
+		t.Errorf("no page held both tracepoints' rows")
 	}
 	if len(capped) != 2 || capped[0].str("p") != "10" || capped[1].str("p") != "20" || len(cappedNotes) != 1 || !strings.Contains(cappedNotes[0].(string), "maxHits") {
 		t.Errorf("maxHits 2 records two hits and says the tracepoint was removed: %v %v", capped, cappedNotes)
