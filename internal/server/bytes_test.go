@@ -32,11 +32,11 @@ func TestPythonOutputAndTraceInFewBytes(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("python")
 	prog := pythonProgram(t, "chatty.py")
-	tp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 9, "collect": []string{"i", "label"}})
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	tp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 10, "collect": []string{"i", "label"}})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 14})
 
 	first, firstBytes := h.okSized("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "maxBytes": 100000})
-	wantStop(t, first, "breakpoint", 12)
+	wantStop(t, first, "breakpoint", 14)
 	// debugpy delivers output by another path than stops: wait for the
 	// lines, so that the next snapshot carries those the first did not.
 	h.waitForOutput(id, "line 49 of")
@@ -60,9 +60,15 @@ func TestPythonOutputAndTraceInFewBytes(t *testing.T) {
 		}
 		t.Errorf("a snapshot's output should be text: %#v", stop["output"])
 	}
+	// A snapshot shows the last 40 pieces of output and says where the
+	// rest is.
 	stdout := strings.Replace(shown, "[stderr] a warning on stderr\n", "", 1)
-	if stdout != lines.String()+"labels 20\ndone\n" || !strings.Contains(end.str("output"), "[stderr] a warning on stderr\n") {
+	full := lines.String() + "labels 20\ndone\n"
+	if !strings.HasSuffix(full, stdout) || !strings.Contains(stdout, "line 49 of") || !strings.Contains(end.str("output"), "[stderr] a warning on stderr\n") {
 		t.Errorf("the snapshots' output should be the program's text, the stderr line marked: %q", shown)
+	}
+	if len(stdout) < len(full) && !strings.Contains(first.str("outputNote")+snap.str("outputNote"), "get_output with since=0") {
+		t.Errorf("a snapshot that leaves output out should say how to read it: %v %v", first["outputNote"], snap["outputNote"])
 	}
 
 	all := lines.String() + "labels 20\ndone\n"
@@ -89,7 +95,7 @@ func TestPythonOutputAndTraceInFewBytes(t *testing.T) {
 		t.Fatalf("one tracepoint, one table: %v", trace)
 	}
 	table := tables[0]
-	if table.num("breakpointId") != tp.num("breakpointId") || table.num("line") != 9 || fmt.Sprint(table["columns"]) != "[i label]" {
+	if table.num("breakpointId") != tp.num("breakpointId") || table.num("line") != 10 || fmt.Sprint(table["columns"]) != "[i label]" {
 		t.Errorf("the table names the place and the columns once: %v", table)
 	}
 	rows, _ := table["rows"].([]any)

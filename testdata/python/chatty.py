@@ -1,5 +1,6 @@
 """Output and trace fixture for the byte-size tests; README.md lists its lines."""
 import sys
+import time
 
 
 def main():
@@ -9,6 +10,7 @@ def main():
         labels.append(label)
     for n in range(50):
         print("line %d of the program's output" % n, flush=True)
+        time.sleep(0.002)  # lines that come one by one, as from a program at work
     print("labels", len(labels), flush=True)
     sys.stderr.write("a warning on stderr\n")
     print("done", flush=True)
