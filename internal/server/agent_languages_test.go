@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,13 +84,19 @@ func TestAgentToolsOnJavaScript(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("javascript")
 	src := nodeProgram(t, "loop.js")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12, "collect": []string{"i", "total"}})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12, "collect": []string{"i", "total", "w"}})
 	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
 	if end.str("state") != "stopped" || end["exitCode"] != float64(3) {
 		t.Fatalf("a tracepoint never stops the program: %v", end)
 	}
 	hits, _ := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
 	wantSeries(t, "hit", hits, []string{"i", "total"}, []int{1, 2, 3, 4, 5}, []int{0, 1, 3, 6, 10})
+	for n, hit := range hits {
+		// A string keeps its quotes, as evaluate shows it.
+		if want := fmt.Sprintf(`"w%d"`, (n+1)*10); hit.str("w") != want {
+			t.Errorf("hit %d: w = %s, want %s", n, hit.str("w"), want)
+		}
+	}
 }
 
 func TestAgentToolsOnJava(t *testing.T) {
