@@ -234,6 +234,11 @@ type Quirks struct {
 	// as it is, without evaluating {expression} parts as DAP says they
 	// should; tracepoints then stop, evaluate and continue instead.
 	NoLogpointInterpolation bool
+	// LogpointExpression, when set, rewrites an expression a tracepoint
+	// collects for the {…} of a logpoint message, so that the value reads
+	// as evaluate shows it (debugpy formats {x} with str(), which loses a
+	// string's quotes: '1' and 1 would read alike).
+	LogpointExpression func(expression string) string
 	// UnsupportedWhy, when set, names the adapter in that answer ("rdbg
 	// 1.6.3", the version found), so the agent knows it is the adapter's
 	// limit, not its call's.

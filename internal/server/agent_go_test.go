@@ -78,36 +78,22 @@ func TestGoTracepointsAndFunctionTrace(t *testing.T) {
 	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Contains(out, "[Go ") || strings.Contains(out, "mcp-trace") || !strings.Contains(out, "weighing 4") {
 		t.Errorf("tracepoint reports, with Delve's logpoint prefix, stay out of the program's output: %q", out)
 	}
-	var hits, calls, returns []result
-	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
-		switch e.str("kind") {
-		case "hit":
-			hits = append(hits, e)
-		case "call":
-			calls = append(calls, e)
-		case "return":
-			returns = append(returns, e)
-		}
-	}
-	if len(hits) != 5 || len(calls) != 5 || len(returns) != 5 {
-		t.Fatalf("want 5 hits, calls and returns: %d %d %d", len(hits), len(calls), len(returns))
+	hits, calls := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	if len(hits) != 5 || len(calls) != 5 {
+		t.Fatalf("want 5 hits and 5 calls: %d %d", len(hits), len(calls))
 	}
 	total := 0
 	for i := range 5 {
-		if v := hits[i].list("values"); v[0].str("value") != itoa(i) || v[1].str("value") != itoa(total) {
-			t.Errorf("hit %d: %v", i, hits[i])
+		if hits[i].str("i") != itoa(i) || hits[i].str("total") != itoa(total) {
+			t.Errorf("hit %d: %v", i, hits[i].cells)
 		}
-		args := map[string]string{}
-		for _, v := range calls[i].list("values") {
-			args[v.str("name")] = v.str("value")
-		}
-		if args["item"] != itoa(i) || args["factor"] != "3" {
-			t.Errorf("call %d: %v", i, calls[i])
+		if calls[i].str("item") != itoa(i) || calls[i].str("factor") != "3" {
+			t.Errorf("call %d: %v", i, calls[i].cells)
 		}
 		// Delve's DAP server shows no return value after a step out (its
-		// ~r0 local lives only inside the function): the entry says so.
-		if returns[i]["return"] != nil || !strings.Contains(returns[i].str("note"), "no return value") {
-			t.Errorf("return %d: %v", i, returns[i])
+		// ~r0 local lives only inside the function): the row says so.
+		if !strings.Contains(calls[i].failure("return"), "no return value") {
+			t.Errorf("return %d: %v", i, calls[i].cells)
 		}
 		total += i * 3
 	}

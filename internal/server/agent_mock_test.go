@@ -39,19 +39,13 @@ func TestAgentToolsOnMock(t *testing.T) {
 	if end.str("state") != "stopped" || end["exitCode"] != float64(0) {
 		t.Fatalf("tracepoints and traces never stop the program: %v", end)
 	}
-	var hits, calls int
-	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
-		switch e.str("kind") {
-		case "hit":
-			if v := e.list("values"); v[0].str("value") != itoa(hits+1) || v[1].str("value") != itoa(3*(hits+1)) {
-				t.Errorf("hit %d: %v", hits, e)
-			}
-			hits++
-		case "call":
-			calls++
+	hits, calls := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	for n, hit := range hits {
+		if hit.str("i") != itoa(n+1) || hit.str("w") != itoa(3*(n+1)) {
+			t.Errorf("hit %d: %v", n, hit.cells)
 		}
 	}
-	if hits != 3 || calls != 3 {
-		t.Errorf("want 3 hits and 3 calls, got %d and %d", hits, calls)
+	if len(hits) != 3 || len(calls) != 3 {
+		t.Errorf("want 3 hits and 3 calls, got %d and %d", len(hits), len(calls))
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -227,16 +228,32 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 	if end.str("state") != "stopped" || end["exitCode"] != float64(0) {
 		t.Fatalf("tracepoints never stop the program: %v", end)
 	}
-	var hits, capped []result
-	since := 0
+	var hits, capped []traceRow
+	var cappedNotes []any
+	since, mixed := 0, false
 	for {
-		page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 50})
-		for _, e := range page.list("entries") {
-			switch e.num("breakpointId") {
+		// 60 a page: the second holds the last hits of line 17 and those of 21.
+		page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 60})
+		rows, _ := traceRows(t, page)
+		for _, row := range rows {
+			switch row.table.num("breakpointId") {
 			case tp.num("breakpointId"):
-				hits = append(hits, e)
+				hits = append(hits, row)
 			default:
-				capped = append(capped, e)
+				capped = append(capped, row)
+			}
+		}
+		if len(page.list("tables")) > 1 {
+			// Rows of several tables carry their seq, which orders them
+			// across tables: line 21 runs after the loop of line 17.
+			mixed = true
+			if last, first := hits[len(hits)-1].cells["seq"], capped[0].cells["seq"]; last == nil || first == nil || last.(float64) >= first.(float64) {
+				t.Errorf("the seq column should order the rows of both tables: %v", page)
+			}
+		}
+		for _, table := range page.list("tables") {
+			if table.num("breakpointId") != tp.num("breakpointId") {
+				cappedNotes, _ = table["notes"].([]any)
 			}
 		}
 		since = page.num("nextSince")
@@ -247,14 +264,17 @@ func TestPythonTracepointCollectsWithoutStopping(t *testing.T) {
 	if len(hits) != 100 {
 		t.Fatalf("want 100 hits of line 17, got %d", len(hits))
 	}
-	for n, e := range hits {
-		vals := e.list("values")
-		if e.num("line") != 17 || len(vals) != 2 || vals[0].str("value") != strconv.Itoa(n) || vals[1].str("value") != strconv.Itoa(n*(n-1)/2) {
-			t.Fatalf("hit %d: %v", n, e)
+	for n, hit := range hits {
+		delete(hit.cells, "seq")
+		if hit.table.num("line") != 17 || len(hit.cells) != 2 || hit.str("i") != strconv.Itoa(n) || hit.str("total") != strconv.Itoa(n*(n-1)/2) {
+			t.Fatalf("hit %d: %v", n, hit.cells)
 		}
 	}
-	if len(capped) != 3 || capped[0].list("values")[0].str("value") != "10" || capped[1].list("values")[0].str("value") != "20" || capped[2].str("kind") != "note" || !strings.Contains(capped[2].str("note"), "maxHits") {
-		t.Errorf("maxHits 2 records two hits and says the tracepoint was removed: %v", capped)
+	if !mixed {
+		t.Errorf("no page held both tracepoints' rows")
+	}
+	if len(capped) != 2 || capped[0].str("p") != "10" || capped[1].str("p") != "20" || len(cappedNotes) != 1 || !strings.Contains(cappedNotes[0].(string), "maxHits") {
+		t.Errorf("maxHits 2 records two hits and says the tracepoint was removed: %v %v", capped, cappedNotes)
 	}
 	out := h.ok("get_output", map[string]any{"sessionId": id})
 	if text := out.outputText("entries"); strings.Contains(text, "mcp-trace") || !strings.Contains(text, "total 4950") {
@@ -295,22 +315,19 @@ func TestPythonTraceFunctionRecordsArgumentsAndReturns(t *testing.T) {
 	if end.str("state") != "stopped" || end["exitCode"] != float64(0) {
 		t.Fatalf("a traced function never stops the program for the agent: %v", end)
 	}
-	entries := h.ok("get_trace", map[string]any{"sessionId": id}).list("entries")
-	if len(entries) != 6 {
-		t.Fatalf("want 3 calls and 3 returns, got %v", entries)
+	page := h.ok("get_trace", map[string]any{"sessionId": id})
+	hits, calls := traceRows(t, page)
+	if len(hits) != 0 || len(calls) != 3 || page.num("count") != 6 {
+		t.Fatalf("want 3 calls and their 3 returns, got %v", page)
+	}
+	if table := calls[0].table; table.str("function") != "discount" || fmt.Sprint(table["columns"]) != "[price rate return]" {
+		t.Errorf("the function's table: %v", table)
 	}
 	for n, price := range []string{"10", "20", "30"} {
-		call, ret := entries[2*n], entries[2*n+1]
-		args := map[string]string{}
-		for _, v := range call.list("values") {
-			args[v.str("name")] = v.str("value")
-		}
-		if call.str("kind") != "call" || call.str("function") != "discount" || args["price"] != price || args["rate"] != "0.5" {
-			t.Errorf("call %d: %v", n, call)
-		}
+		call := calls[n]
 		want := []string{"5.0", "10.0", "15.0"}[n]
-		if ret.str("kind") != "return" || ret.num("call") != call.num("seq") || ret.obj("return").str("value") != want {
-			t.Errorf("return %d: want %s: %v", n, want, ret)
+		if call.str("price") != price || call.str("rate") != "0.5" || call.str("return") != want {
+			t.Errorf("call %d: want discount(%s, 0.5) = %s: %v", n, price, want, call.cells)
 		}
 	}
 }

@@ -20,20 +20,19 @@ func TestRubyTracepointStopsEvaluatesAndContinues(t *testing.T) {
 	if len(listed) != 1 || listed[0].str("traceMode") != "stop-evaluate-continue" || listed[0].num("hits") != 5 {
 		t.Errorf("list_breakpoints shows how the tracepoint collects and its hits: %v", listed)
 	}
-	entries := h.ok("get_trace", map[string]any{"sessionId": id}).list("entries")
-	if len(entries) != 5 {
-		t.Fatalf("want 5 hits, got %v", entries)
+	hits, _ := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	if len(hits) != 5 {
+		t.Fatalf("want 5 hits, got %v", hits)
+	}
+	table := hits[0].table
+	if table.num("breakpointId") != tp.num("breakpointId") || table.num("line") != 14 || table["costMs"] == nil {
+		t.Errorf("the table names the tracepoint and what its hits cost, the server having to stop for them: %v", table)
 	}
 	total := 0
-	for n, e := range entries {
+	for n, hit := range hits {
 		i := n + 1
-		vals := e.list("values")
-		if e.num("breakpointId") != tp.num("breakpointId") || e.num("line") != 14 || e.num("threadId") == 0 ||
-			len(vals) != 2 || vals[0].str("value") != strconv.Itoa(i) || vals[1].str("value") != strconv.Itoa(total) {
-			t.Fatalf("hit %d: %v", i, e)
-		}
-		if e["costMs"] == nil {
-			t.Errorf("a hit the server had to stop for reports its cost: %v", e)
+		if len(hit.cells) != 2 || hit.str("i") != strconv.Itoa(i) || hit.str("total") != strconv.Itoa(total) {
+			t.Fatalf("hit %d: %v", i, hit.cells)
 		}
 		total += i
 	}

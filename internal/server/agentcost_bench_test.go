@@ -259,16 +259,17 @@ func BenchmarkTracepointCost(b *testing.B) {
 				h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": tc.prog})
 				took := time.Since(start)
 				cost := 0.0
-				entries := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 1000}).list("entries")
-				if trace && len(entries) != tc.hits {
-					b.Fatalf("want %d hits, got %d", tc.hits, len(entries))
+				page := h.ok("get_trace", map[string]any{"sessionId": id, "since": since, "limit": 1000})
+				hits, _ := traceRows(b, page)
+				if trace && len(hits) != tc.hits {
+					b.Fatalf("want %d hits, got %d", tc.hits, len(hits))
 				}
-				for _, e := range entries {
-					c, _ := e["costMs"].(float64)
+				for _, table := range page.list("tables") {
+					c, _ := table["costMs"].(float64)
 					cost += c
 				}
-				if len(entries) > 0 {
-					cost /= float64(len(entries))
+				if len(hits) > 0 {
+					cost /= float64(len(hits))
 				}
 				return took, cost
 			}

@@ -111,13 +111,13 @@ func TestListThreadsPagesTenThousandGoroutines(t *testing.T) {
 
 // Output that JSON escapes six bytes for one still fits.
 func TestOutputFitCountsEscapes(t *testing.T) {
-	res := &outputResult{Success: true, Entries: []session.OutputEntry{
+	res := &outputResult{Success: true, NextSince: 8}
+	res.fill([]session.OutputEntry{
 		{Seq: 7, Category: "stdout", Output: strings.Repeat("\x01", 50000)},
 		{Seq: 8, Category: "stdout", Output: "next\n"},
-	}, NextSince: 8}
-	res.fit(2000)
+	}, 2000)
 	if n := sizeOf(res); n > 2000 || len(res.Entries) != 1 || res.NextSince != 7 || !res.HasMore {
-		t.Fatalf("fit(2000): %d bytes, %d entries, nextSince %d, hasMore %v", n, len(res.Entries), res.NextSince, res.HasMore)
+		t.Fatalf("fill(2000): %d bytes, %d entries, nextSince %d, hasMore %v", n, len(res.Entries), res.NextSince, res.HasMore)
 	}
 	if len(res.Entries[0].Output) < 100 {
 		t.Errorf("the cut entry should keep what fits, kept %d bytes", len(res.Entries[0].Output))

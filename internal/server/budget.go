@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
@@ -65,10 +66,12 @@ func onlyChanges(snap *session.Snapshot) {
 	}
 }
 
-// fit cuts a run-control answer to maxBytes, dropping the least useful
-// parts first: long values, older output, the exception's stack text,
-// source lines, then locals and output altogether. It says what went.
+// fit renders a run-control answer's output and cuts the answer to
+// maxBytes, dropping the least useful parts first: long values, older
+// output, the exception's stack text, source lines, then locals and output
+// altogether. It says what went.
 func (res *runResult) fit(maxBytes int) {
+	showOutput(&res.Snapshot)
 	if sizeOf(res) <= maxBytes {
 		return
 	}
@@ -132,29 +135,36 @@ func (res *runResult) fit(maxBytes int) {
 	}
 }
 
-// trimOutput keeps the last keep entries (none when 0), each cut to n bytes.
+// showOutput renders a snapshot's output as the text the answer carries,
+// each line cut to session.MaxValueLen.
+func showOutput(snap *session.Snapshot) {
+	snap.OutputText = strings.Join(session.OutputLines(snap.Output, session.MaxValueLen), "")
+}
+
+// trimOutput keeps the last keep lines of the output (none when 0), each
+// cut to n bytes.
 func trimOutput(snap *session.Snapshot, keep, n int) string {
-	entries := snap.Output
-	if len(entries) == 0 {
+	if len(snap.Output) == 0 {
 		return ""
 	}
-	from := entries[0].Seq
-	dropped := 0
-	if len(entries) > keep {
-		dropped = len(entries) - keep
-		entries = entries[dropped:]
-	}
+	lines := session.OutputLines(snap.Output, session.MaxValueLen)
+	from := snap.Output[0].Seq
+	dropped := max(0, len(lines)-keep)
+	lines = lines[dropped:]
 	cutAny := false
-	for i := range entries {
-		if len(entries[i].Output) > n {
-			entries[i].Output = cutValue(entries[i].Output, n)
-			cutAny = true
+	for i, line := range lines {
+		text, end := strings.CutSuffix(line, "\n")
+		if short, cut := session.Cut(text, n); cut {
+			lines[i], cutAny = short, true
+			if end {
+				lines[i] += "\n"
+			}
 		}
 	}
-	snap.Output = entries
+	snap.OutputText = strings.Join(lines, "")
 	switch {
 	case dropped > 0:
-		return fmt.Sprintf("%d output entries left out: get_output with since=%d reads them", dropped, from-1)
+		return fmt.Sprintf("%d output lines left out: get_output with since=%d reads them", dropped, from-1)
 	case cutAny:
 		return fmt.Sprintf("output lines shortened: get_output with since=%d reads them whole", from-1)
 	}
@@ -302,27 +312,25 @@ func briefWatch(w session.WatchValue) session.WatchValue {
 // to fit.
 const noteReserve = 300
 
-// fit cuts a get_output page to maxBytes: entries from the end first (the
-// cursor then points before them, so the next call reads them), then, when
-// one entry alone is too big, its text.
-func (res *outputResult) fit(maxBytes int) {
-	// Sizing entry by entry stops at the first that does not fit: a page
-	// of megabytes is not encoded whole.
-	entries := res.Entries
-	res.Entries = nil // to size the rest of the answer
-	if fitting(entries, maxBytes-sizeOf(res)) == len(entries) {
-		res.Entries = entries
+// fill puts a get_output page's entries into the answer as runs, cut to
+// maxBytes: entries from the end first (the cursor then points before
+// them, so the next call reads them), then, when one entry alone is too
+// big, its text.
+func (res *outputResult) fill(entries []session.OutputEntry, maxBytes int) {
+	res.Entries = []session.OutputRun{} // to size the rest of the answer
+	if fittingOutput(entries, maxBytes-sizeOf(res)) == len(entries) {
+		res.Entries = session.JoinRuns(entries)
 		return
 	}
 	note := &budgetNote{MaxBytes: maxBytes}
 	res.Budget = note
 	limit := maxBytes - noteReserve
 	n := len(entries)
-	room := limit - sizeOf(res)
-	res.Entries = entries[:max(1, fitting(entries, room))]
-	if len(res.Entries) < n {
-		res.NextSince, res.HasMore = res.Entries[len(res.Entries)-1].Seq, true
-		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d entries left out: get_output with since=%d reads them", n-len(res.Entries), n, res.NextSince))
+	entries = entries[:max(1, fittingOutput(entries, limit-sizeOf(res)))]
+	res.Entries = session.JoinRuns(entries)
+	if len(entries) < n {
+		res.NextSince, res.HasMore = entries[len(entries)-1].Seq, true
+		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d entries left out: get_output with since=%d reads them", n-len(entries), n, res.NextSince))
 	}
 	if sizeOf(res) <= maxBytes {
 		return
@@ -343,6 +351,25 @@ func (res *outputResult) fit(maxBytes int) {
 	}
 	e.Output = cutValue(text, keep)
 	note.LeftOut = append(note.LeftOut, fmt.Sprintf("entry %d cut to its first %d of %d bytes: get_output with since=%d and a larger maxBytes reads it whole", e.Seq, keep, len(text), e.Seq-1))
+}
+
+// fittingOutput says how many entries from the start fit in room bytes
+// once joined into runs. JSON escapes text character by character, so a
+// run's size is its fields' plus each joined text's, sized once.
+func fittingOutput(entries []session.OutputEntry, room int) int {
+	used := 0
+	for i, e := range entries {
+		if i == 0 || entries[i-1].Category != e.Category {
+			run := session.JoinRuns(entries[i : i+1])[0]
+			run.Output = ""
+			used += sizeOf(run) + 1 // the comma
+		}
+		used += sizeOf(e.Output) - len(`""`)
+		if used > room {
+			return i
+		}
+	}
+	return len(entries)
 }
 
 // fit cuts a list_threads page to maxBytes, threads from the end first, and

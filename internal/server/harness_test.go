@@ -223,8 +223,11 @@ func (r result) vars(key string) map[string]string {
 	return out
 }
 
-// outputText joins a snapshot's or get_output's entries.
+// outputText is a snapshot's output text, or get_output's entries joined.
 func (r result) outputText(key string) string {
+	if text, ok := r[key].(string); ok {
+		return text
+	}
 	var b strings.Builder
 	for _, e := range r.list(key) {
 		b.WriteString(e.str("output"))

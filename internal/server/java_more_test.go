@@ -143,22 +143,14 @@ func TestJavaReturnValuesOfRecursiveCalls(t *testing.T) {
 	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
 		t.Fatalf("a trace never stops the program: %v", end)
 	}
-	var calls, returns []string
-	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
-		switch e.str("kind") {
-		case "call":
-			for _, v := range e.list("values") {
-				calls = append(calls, v.str("name")+"="+v.str("value"))
-			}
-		case "return":
-			returns = append(returns, e.obj("return").str("name")+"="+e.obj("return").str("value"))
-		}
+	_, rows := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	var calls []string
+	for _, call := range rows {
+		calls = append(calls, "fact("+call.str("n")+")="+call.str("return"))
 	}
-	// Each step out shows the return of its own frame, innermost first.
-	if got, want := strings.Join(calls, " "), "n=4 n=3 n=2 n=1"; got != want {
+	// Each step out shows the return of its own frame, innermost first,
+	// and each return goes to its own call's row.
+	if got, want := strings.Join(calls, " "), "fact(4)=24 fact(3)=6 fact(2)=2 fact(1)=1"; got != want {
 		t.Errorf("calls: %s, want %s", got, want)
-	}
-	if got, want := strings.Join(returns, " "), "(return) fact=1 (return) fact=2 (return) fact=6 (return) fact=24"; got != want {
-		t.Errorf("returns: %s, want %s", got, want)
 	}
 }

@@ -455,28 +455,19 @@ func TestNodeTraceFunctionOfAModule(t *testing.T) {
 	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
 		t.Fatalf("a trace never stops the program: %v", end)
 	}
-	var calls, returns []result
-	for _, e := range h.ok("get_trace", map[string]any{"sessionId": id}).list("entries") {
-		switch e.str("kind") {
-		case "call":
-			calls = append(calls, e)
-		case "return":
-			returns = append(returns, e)
-		}
+	_, calls := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	if len(calls) != 5 {
+		t.Fatalf("want 5 calls: %v", calls)
 	}
-	if len(calls) != 5 || len(returns) != 5 {
-		t.Fatalf("want 5 calls and 5 returns: %v %v", calls, returns)
+	if table := calls[0].table; table.str("function") != "weigh" || table.num("line") != 5 {
+		t.Errorf("the table names the function and its line: %v", table)
 	}
-	for i := range 5 {
-		args := map[string]string{}
-		for _, v := range calls[i].list("values") {
-			args[v.str("name")] = v.str("value")
+	for i, call := range calls {
+		if call.str("item") != itoa(i+1) || call.str("factor") != "10" {
+			t.Errorf("call %d: %v", i, call.cells)
 		}
-		if args["item"] != itoa(i+1) || args["factor"] != "10" || calls[i].str("function") != "weigh" || calls[i].num("line") != 5 {
-			t.Errorf("call %d: %v", i, calls[i])
-		}
-		if v := returns[i].obj("return").str("value"); v != fmt.Sprintf(`"w%d"`, (i+1)*10) {
-			t.Errorf("return %d: %v", i, returns[i])
+		if v := call.str("return"); v != fmt.Sprintf(`"w%d"`, (i+1)*10) {
+			t.Errorf("return %d: %v", i, call.cells)
 		}
 	}
 	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); strings.Count(all, "item ") != 5 {

@@ -139,12 +139,12 @@ type outputArgs struct {
 }
 
 type outputResult struct {
-	Success   bool                  `json:"success"`
-	Entries   []session.OutputEntry `json:"entries"`
-	NextSince uint64                `json:"nextSince"`
-	HasMore   bool                  `json:"hasMore"`
-	Dropped   uint64                `json:"dropped"`
-	Budget    *budgetNote           `json:"budget,omitempty"`
+	Success   bool                `json:"success"`
+	Entries   []session.OutputRun `json:"entries"`
+	NextSince uint64              `json:"nextSince"`
+	HasMore   bool                `json:"hasMore"`
+	Dropped   uint64              `json:"dropped"`
+	Budget    *budgetNote         `json:"budget,omitempty"`
 }
 
 func (s *Server) addInspectTools() {
@@ -155,7 +155,7 @@ func (s *Server) addInspectTools() {
 	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
 	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression returns an error and leaves the session as it was.", s.evaluateExpression)
 	addTool(s, "get_source_context", "Show the lines around a line of a source file.", s.getSourceContext)
-	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since.", s.getOutput)
+	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since. Each entry is a stream's text, consecutive pieces of one stream joined.", s.getOutput)
 }
 
 func (s *Server) listThreads(ctx context.Context, a *threadsArgs) (*threadsResult, error) {
@@ -312,12 +312,8 @@ func (s *Server) getOutput(ctx context.Context, a *outputArgs) (*outputResult, e
 		cancel()
 	}
 	page := sess.Output().Since(uint64(a.Since), limit)
-	entries := page.Entries
-	if entries == nil {
-		entries = []session.OutputEntry{}
-	}
-	res := &outputResult{Success: true, Entries: entries, NextSince: page.NextSince, HasMore: page.HasMore, Dropped: page.Dropped}
-	res.fit(budgetOf(a.MaxBytes))
+	res := &outputResult{Success: true, NextSince: page.NextSince, HasMore: page.HasMore, Dropped: page.Dropped}
+	res.fill(page.Entries, budgetOf(a.MaxBytes))
 	return res, nil
 }
 

@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-
-	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
 type getTraceArgs struct {
@@ -12,16 +10,19 @@ type getTraceArgs struct {
 	Since     Int    `json:"since,omitempty" jsonschema:"return entries after this seq (pass the previous nextSince; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 100)"`
 	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for a first entry when there is none yet (default 0)"`
+	Times     bool   `json:"times,omitempty" jsonschema:"add a time column (HH:MM:SS.mmm) to every row"`
 }
 
 type getTraceResult struct {
-	Success   bool                 `json:"success"`
-	Entries   []session.TraceEntry `json:"entries"`
-	Count     int                  `json:"count"`
-	NextSince uint64               `json:"nextSince"`
-	More      bool                 `json:"more,omitempty"`
-	Dropped   uint64               `json:"dropped,omitempty"`
-	Message   string               `json:"message"`
+	Success bool         `json:"success"`
+	Tables  []traceTable `json:"tables"`
+	// Count is how many trace entries (hits, calls, returns, notes) the
+	// tables hold.
+	Count     int    `json:"count"`
+	NextSince uint64 `json:"nextSince"`
+	More      bool   `json:"more,omitempty"`
+	Dropped   uint64 `json:"dropped,omitempty"`
+	Message   string `json:"message"`
 }
 
 // defaultTraceLimit keeps a get_trace answer within a few KB.
@@ -29,7 +30,7 @@ const defaultTraceLimit = 100
 
 func (s *Server) addTraceTools() {
 	addTool(s, "get_trace",
-		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), each with location, time and values, recorded without stopping the agent. Read with a cursor like get_output.",
+		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), recorded without stopping the agent. One table per tracepoint or traced function: where it is and its columns once, then one row of values per hit (a traced call's row ends with its return value). Values read as the debugger shows them ('1' is a string, 1 a number); a cell that could not be evaluated is {error}. A seq column orders rows across tables when there are several. Read with a cursor like get_output.",
 		s.getTrace)
 }
 
@@ -49,18 +50,15 @@ func (s *Server) getTrace(ctx context.Context, a *getTraceArgs) (*getTraceResult
 		sess.Trace().Wait(ctx, uint64(a.Since), millis(a.Wait))
 	}
 	page := sess.Trace().Since(uint64(a.Since), limit)
-	entries := page.Entries
-	if entries == nil {
-		entries = []session.TraceEntry{}
-	}
-	msg := fmt.Sprintf("%d trace entries.", len(entries))
+	msg := fmt.Sprintf("%d trace entries.", len(page.Entries))
 	if page.More {
 		msg += fmt.Sprintf(" More follow: call get_trace with since=%d.", page.NextSince)
 	}
 	if page.Dropped > 0 {
 		msg += fmt.Sprintf(" %d older entries were dropped from the buffer.", page.Dropped)
 	}
-	return &getTraceResult{Success: true, Entries: entries, Count: len(entries), NextSince: page.NextSince, More: page.More, Dropped: page.Dropped, Message: msg}, nil
+	tables := traceTables(page.Entries, a.Times)
+	return &getTraceResult{Success: true, Tables: tables, Count: len(page.Entries), NextSince: page.NextSince, More: page.More, Dropped: page.Dropped, Message: msg}, nil
 }
 
 type traceFunctionArgs struct {

@@ -194,15 +194,15 @@ func (r *breakpointRegistry) removeFunctions(match func(*FunctionBreakpoint) boo
 
 // sourceBreakpoints is a file's breakpoint list as sent; tracepoints go as
 // logpoints when logpoints is set, as plain breakpoints otherwise.
-func sourceBreakpoints(bps []*Breakpoint, logpoints bool) []dap.SourceBreakpoint {
+func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm) []dap.SourceBreakpoint {
 	out := make([]dap.SourceBreakpoint, len(bps))
 	for i, bp := range bps {
 		out[i] = dap.SourceBreakpoint{Line: bp.sendLine, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage}
 		if len(bp.Collect) > 0 {
 			bp.TraceMode = TraceByStopping
-			if logpoints {
+			if logpoints != nil {
 				bp.TraceMode = TraceByLogpoint
-				out[i].LogMessage = traceLogMessage(bp)
+				out[i].LogMessage = traceLogMessage(bp, logpoints)
 			}
 		}
 	}

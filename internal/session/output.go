@@ -210,3 +210,64 @@ func (b *OutputBuffer) sinceLocked(since uint64, limit int) OutputPage {
 	page.NextSince = rest[len(rest)-1].Seq
 	return page
 }
+
+// OutputLines are output entries as an answer shows them, line by line in
+// the order they came: the program's stdout as it is, and every line of
+// another stream marked with that stream ("[stderr] …"), so that one
+// string carries all streams. A line longer than lineLimit bytes is cut
+// (lineLimit <= 0: no cut). Each line keeps its "\n"; an unfinished last
+// line has none.
+func OutputLines(entries []OutputEntry, lineLimit int) []string {
+	var lines []string
+	for _, e := range entries {
+		for line := range strings.SplitAfterSeq(e.Output, "\n") {
+			if line == "" {
+				continue
+			}
+			text, end := strings.CutSuffix(line, "\n")
+			if lineLimit > 0 {
+				text, _ = Cut(text, lineLimit)
+			}
+			if e.Category != "stdout" {
+				text = "[" + e.Category + "] " + text
+			}
+			if end {
+				text += "\n"
+			}
+			lines = append(lines, text)
+		}
+	}
+	return lines
+}
+
+// OutputRun is consecutive output entries of one category joined into one
+// text: get_output's entry, in the reference's shape, without an object
+// per line. Seq is the last joined entry's, so reading on with since=Seq
+// starts after the run.
+type OutputRun struct {
+	Seq      uint64 `json:"seq"`
+	Category string `json:"category"`
+	Output   string `json:"output"`
+	// Timestamp is when the run's first entry came, in milliseconds since
+	// the Unix epoch.
+	Timestamp int64 `json:"timestamp"`
+}
+
+// JoinRuns joins consecutive entries of one category.
+func JoinRuns(entries []OutputEntry) []OutputRun {
+	runs := []OutputRun{}
+	for start := 0; start < len(entries); {
+		end := start + 1
+		for end < len(entries) && entries[end].Category == entries[start].Category {
+			end++
+		}
+		var text strings.Builder
+		for _, e := range entries[start:end] {
+			text.WriteString(e.Output)
+		}
+		first := entries[start]
+		runs = append(runs, OutputRun{Seq: entries[end-1].Seq, Category: first.Category, Output: text.String(), Timestamp: first.Timestamp.UnixMilli()})
+		start = end
+	}
+	return runs
+}

@@ -98,3 +98,31 @@ func TestSnapshotReadLeavesFreshUnfinishedLine(t *testing.T) {
 		t.Errorf("an old unfinished line (a prompt) should be shown: %v", got)
 	}
 }
+
+func TestOutputLinesMarkOtherStreams(t *testing.T) {
+	entries := []OutputEntry{
+		{Category: "stdout", Output: "one\ntwo\n"},
+		{Category: "stderr", Output: "oops " + strings.Repeat("x", 20) + "\n"},
+		{Category: "console", Output: "logpoint\n"},
+		{Category: "stdout", Output: "prompt> "},
+	}
+	got := strings.Join(OutputLines(entries, 10), "")
+	want := "one\ntwo\n[stderr] oops xxxxx…\n[console] logpoint\nprompt> "
+	if got != want {
+		t.Errorf("OutputLines = %q, want %q", got, want)
+	}
+}
+
+func TestJoinRunsKeepsTheCursor(t *testing.T) {
+	b := NewOutputBuffer()
+	for _, e := range []OutputEntry{{Category: "stdout", Output: "a\n"}, {Category: "stdout", Output: "b\n"}, {Category: "stderr", Output: "c\n"}, {Category: "stdout", Output: "d\n"}} {
+		b.Append(e.Category, e.Output)
+	}
+	runs := JoinRuns(b.Since(0, 0).Entries)
+	if len(runs) != 3 || runs[0].Output != "a\nb\n" || runs[0].Seq != 2 || runs[1].Category != "stderr" || runs[2].Seq != 4 {
+		t.Fatalf("runs: %+v", runs)
+	}
+	if rest := b.Since(runs[0].Seq, 0).Entries; len(rest) != 2 || rest[0].Output != "c\n" {
+		t.Errorf("reading on after a run's seq: %+v", rest)
+	}
+}

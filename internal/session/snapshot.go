@@ -285,8 +285,11 @@ type Snapshot struct {
 	New              []string       `json:"new,omitempty"`
 	// Compared: there was an earlier stop in the same frame to compare
 	// with, so Changed and New are meaningful (empty means nothing changed).
-	Compared   bool          `json:"-"`
-	Output     []OutputEntry `json:"output,omitempty"`
+	Compared bool `json:"-"`
+	// Output is what the program wrote since the previous snapshot, as
+	// stored; answers show it as OutputText.
+	Output     []OutputEntry `json:"-"`
+	OutputText string        `json:"output,omitempty"`
 	OutputNote string        `json:"outputNote,omitempty"`
 	ExitCode   *int          `json:"exitCode,omitempty"`
 	// NeverHit, when the program has ended, names the breakpoints that
@@ -463,9 +466,6 @@ func (s *Session) fillOutput(snap *Snapshot) {
 	}
 	if page.Dropped > 0 {
 		snap.OutputNote = strings.TrimSpace(snap.OutputNote + fmt.Sprintf(" %d output entries were dropped from the buffer.", page.Dropped))
-	}
-	for i := range entries {
-		entries[i].Output, _ = Cut(entries[i].Output, MaxValueLen)
 	}
 	snap.Output = entries
 	s.mu.Lock()

@@ -483,9 +483,9 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	return applied, nil
 }
 
-// setBreakpointsArgs is a file's setBreakpoints request; logpoints says
-// whether tracepoints go as logpoints (see tracepoint.go). s.mu is held.
-func setBreakpointsArgs(file string, bps []*Breakpoint, logpoints bool) map[string]any {
+// setBreakpointsArgs is a file's setBreakpoints request; logpoints, when
+// set, sends tracepoints as logpoints (see tracepoint.go). s.mu is held.
+func setBreakpointsArgs(file string, bps []*Breakpoint, logpoints logpointForm) map[string]any {
 	return map[string]any{
 		"source":         map[string]any{"path": file},
 		"breakpoints":    sourceBreakpoints(bps, logpoints),

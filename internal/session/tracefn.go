@@ -131,7 +131,7 @@ func (s *Session) traceCall(r *run, st *Stop, fb *FunctionBreakpoint) {
 		s.mu.Lock()
 		r.returns = r.returns[:len(r.returns)-1]
 		s.mu.Unlock()
-		s.trace.Add(TraceEntry{Kind: TraceReturn, Call: seq, Function: e.Function, Note: "return value not captured: step out failed: " + err.Error()})
+		s.trace.Add(TraceEntry{Kind: TraceReturn, Call: seq, BreakpointID: fb.ID, Function: e.Function, Note: "return value not captured: step out failed: " + err.Error()})
 		s.continueQuietly(ctx, r, st.ThreadID)
 	}
 }
@@ -149,7 +149,7 @@ func (s *Session) traceReturnLocked(r *run, st *Stop) bool {
 		r.returns = nil
 		s.mu.Unlock()
 		for _, d := range dropped {
-			s.trace.Add(TraceEntry{Kind: TraceReturn, Call: d.call, Function: d.function, Note: "return value not captured: the program stopped for " + st.Reason + " inside the call"})
+			s.trace.Add(TraceEntry{Kind: TraceReturn, Call: d.call, BreakpointID: d.bpID, Function: d.function, Note: "return value not captured: the program stopped for " + st.Reason + " inside the call"})
 		}
 		return false
 	}

@@ -32,18 +32,29 @@ const (
 	traceSep    = "\x1f"
 )
 
-// logpointTraces reports whether tracepoints can ride on logpoints here.
-func (r *run) logpointTraces() bool {
-	return r.caps.SupportsLogPoints && !r.conn.Quirks.NoLogpointInterpolation
+// logpointForm writes a collected expression as a logpoint message
+// interpolates it, so that the value reads as the debugger shows it.
+type logpointForm func(expression string) string
+
+// logpointTraces returns how tracepoints ride on logpoints here, or nil
+// when they cannot.
+func (r *run) logpointTraces() logpointForm {
+	if !r.caps.SupportsLogPoints || r.conn.Quirks.NoLogpointInterpolation {
+		return nil
+	}
+	if form := r.conn.Quirks.LogpointExpression; form != nil {
+		return form
+	}
+	return func(expression string) string { return expression }
 }
 
 // traceLogMessage is the logpoint message that reports a tracepoint's values.
-func traceLogMessage(bp *Breakpoint) string {
+func traceLogMessage(bp *Breakpoint, form logpointForm) string {
 	var b strings.Builder
 	b.WriteString(traceMarker)
 	b.WriteString(strconv.Itoa(bp.ID))
 	for _, e := range bp.Collect {
-		b.WriteString(traceSep + "{" + e + "}")
+		b.WriteString(traceSep + "{" + form(e) + "}")
 	}
 	return b.String()
 }

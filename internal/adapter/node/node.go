@@ -72,6 +72,11 @@ var quirks = adapter.Quirks{
 	EvaluateContext: "repl",
 	// Packages' code is not the user's: shown in stacks only when asked.
 	InternalFrame: func(_, path string) bool { return strings.Contains(path, "/node_modules/") },
+	// A logpoint's {x} becomes ${x} in a template literal: String(x),
+	// which loses a string's quotes. JSON quotes it as evaluate shows it.
+	LogpointExpression: func(expression string) string {
+		return `((v) => typeof v === "string" ? JSON.stringify(v) : v)((` + expression + `))`
+	},
 }
 
 // Launch prepares the launch of a program; node itself starts when the

@@ -91,6 +91,9 @@ func quirks() adapter.Quirks {
 		// trace is shown but execution is paused at: test_x)".
 		FrameName:   func(name string) string { return strings.TrimSuffix(name, " (Current frame)") },
 		ExceptionID: func(id string) string { return strings.TrimSpace(strings.SplitN(id, "(note:", 2)[0]) },
+		// pydevd turns a logpoint message into "text %s" % (x,): str(x).
+		// repr keeps a string's quotes, as evaluate shows it.
+		LogpointExpression: func(expression string) string { return "repr((" + expression + "))" },
 	}
 }
 
