@@ -28,7 +28,7 @@ type exposeResult struct {
 
 type shareArgs struct {
 	SessionID string `json:"sessionId"`
-	Shared    *bool  `json:"shared,omitempty" jsonschema:"true (default) lets every client connected to this server drive the session; false makes it yours alone again"`
+	Shared    *bool  `json:"shared,omitempty" jsonschema:"true (default): every client of this server may drive it; false: yours alone again"`
 }
 
 func (s *Server) addExposeTools() {

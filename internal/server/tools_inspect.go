@@ -134,7 +134,7 @@ type outputArgs struct {
 	SessionID string `json:"sessionId"`
 	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
-	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for output when there is none after since yet (default 0, max 30000): e.g. until a server prints that it is listening"`
+	Wait      Int    `json:"wait,omitempty" jsonschema:"ms to wait when nothing is new after since (default 0, max 30000), e.g. until a server says it listens"`
 	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 8000): later entries wait for the next call (hasMore, nextSince)"`
 }
 

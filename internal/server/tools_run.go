@@ -12,7 +12,7 @@ import (
 
 type startArgs struct {
 	SessionID           string            `json:"sessionId"`
-	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug (absolute, or relative to the server's working directory); for Java a .java, .class or .jar file, or a main class name such as com.example.App (found on dapLaunchArgs.classPaths, else in cwd)"`
+	ScriptPath          string            `json:"scriptPath" jsonschema:"the program (absolute, or relative to the server's working directory); Java: also a .class or .jar, or a main class name (com.example.App) on dapLaunchArgs.classPaths or in cwd"`
 	Args                []string          `json:"args,omitempty" jsonschema:"command-line arguments for the program"`
 	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory of the program (default: the script's directory)"`
 	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables added for the program"`
@@ -109,7 +109,7 @@ type waitArgs struct {
 
 func (s *Server) addRunTools() {
 	addTool(s, "start_debugging",
-		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop snapshot: state, stopReason, location, source lines, top-frame locals, new output, exitCode. Java: a class in a package runs by its full name from its class path root (scriptPath its .class file, or \"pkg.Main\" with dapLaunchArgs.classPaths); a JVM that cannot load the main class fails the call with the JVM's own error.",
+		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop's snapshot. A Java class in a package runs by its full name from its class path root; a JVM that cannot load the main class fails the call with its own error.",
 		s.startDebugging)
 	addTool(s, "restart_debugging",
 		"End the program and start it again with the same arguments; breakpoints are re-applied. Returns the first stop's snapshot.",

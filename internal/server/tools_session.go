@@ -69,7 +69,7 @@ type languagesResult struct {
 }
 
 type languagesArgs struct {
-	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program in every installed language (set a breakpoint, start, read a local) and report in each available entry's check whether that worked, how long it took, or the failure and its fix; takes several seconds"`
+	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language (breakpoint, start, a local) and report in each entry's check whether it worked, its time, or the failure and its fix (seconds)"`
 	Timeout Int  `json:"timeout,omitempty" jsonschema:"with check: milliseconds each language's check may take (default 120000)"`
 }
 

@@ -9,9 +9,9 @@ import (
 )
 
 type debugTestArgs struct {
-	Language       string `json:"language,omitempty" jsonschema:"language of the tests (python: pytest; go: go test; rust: cargo test; ruby: minitest; javascript: a node:test file); not needed with sessionId"`
+	Language       string `json:"language,omitempty" jsonschema:"python (pytest), go, rust (cargo test), ruby (minitest), javascript (node:test); not with sessionId"`
 	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's working directory)"`
-	Name           string `json:"name,omitempty" jsonschema:"only this test (pytest: test_name or Class::test_name; go: TestName; rust: a test path filter such as tests::name; ruby: test_name)"`
+	Name           string `json:"name,omitempty" jsonschema:"only this test: test_name or Class::test_name, TestName, tests::name (a filter), ruby test_name"`
 	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session instead of creating one"`
 	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
 	Timeout        Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the failure or the end (default 60000)"`
@@ -39,7 +39,7 @@ const defaultTestTimeout = 60000
 
 func (s *Server) addDebugTestTool() {
 	addTool(s, "debug_test",
-		"Run a failing test under the debugger and stop at the failure: the test runner (pytest for Python, go test for Go, cargo test for Rust, minitest for Ruby, a node:test file for JavaScript) runs with failed assertions and exceptions stopping. Returns the failing test's name, the assertion's message and the snapshot at the test's own frame (locals, source, output). Creates a session unless sessionId is given; the session stays open for inspection.",
+		"Run a failing test under the debugger and stop at the failure: the test runner (pytest for Python, go test for Go, cargo test for Rust, minitest for Ruby, a node:test file for JavaScript) runs with failed assertions and exceptions stopping. Returns test {failed, passed, name, message} and the snapshot where it failed: the frame that raised, or the test's own at a failed assertion. Creates a session unless sessionId is given; the session stays open for inspection.",
 		s.debugTest)
 }
 

@@ -30,7 +30,7 @@ const defaultTraceLimit = 100
 
 func (s *Server) addTraceTools() {
 	addTool(s, "get_trace",
-		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), recorded without stopping the agent. One table per tracepoint or traced function: where it is and its columns once, then one row of values per hit (a traced call's row ends with its return value). Values read as the debugger shows them ('1' is a string, 1 a number); a cell that could not be evaluated is {error}. A seq column orders rows across tables when there are several. Read with a cursor like get_output.",
+		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), as one table per tracepoint or function: where and its columns once, then a row of values per hit (a call's row ends with its return value). Values as the debugger shows them ('1' a string, 1 a number); {error} where unreadable. Read with a cursor like get_output.",
 		s.getTrace)
 }
 
