@@ -15,7 +15,7 @@ type toolTraits struct {
 	idempotent bool
 }
 
-// traits holds every tool's; addTool refuses a tool missing here.
+// traits holds every tool's (a test checks that none is missing).
 var traits = map[string]toolTraits{
 	"create_debug_session":     {title: "Create a debug session", additive: true},
 	"list_supported_languages": {title: "List supported languages", readOnly: true},

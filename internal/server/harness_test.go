@@ -108,8 +108,11 @@ func (h *harness) call(tool string, args map[string]any) (result, bool) {
 	}
 	// What a client that validates answers (the TypeScript SDK's does)
 	// would do with every answer of every test.
-	if err := h.outputSchema(tool).Validate(map[string]any(sc)); err != nil {
-		h.t.Fatalf("%s: the answer does not match the tool's output schema: %v\n%s", tool, err, text)
+	// (A tool a test registered on its own server has no schema here.)
+	if rs := h.outputSchema(tool); rs != nil {
+		if err := rs.Validate(map[string]any(sc)); err != nil {
+			h.t.Fatalf("%s: the answer does not match the tool's output schema: %v\n%s", tool, err, text)
+		}
 	}
 	return out, res.IsError
 }
@@ -122,7 +125,8 @@ var outputSchemas struct {
 	err    error
 }
 
-// outputSchema is tool's output schema, resolved for validation.
+// outputSchema is tool's output schema, resolved for validation; nil for a
+// tool the server does not have (one a test added to its own server).
 func (h *harness) outputSchema(tool string) *jsonschema.Resolved {
 	h.t.Helper()
 	outputSchemas.once.Do(func() {
@@ -148,11 +152,7 @@ func (h *harness) outputSchema(tool string) *jsonschema.Resolved {
 	if outputSchemas.err != nil {
 		h.t.Fatalf("output schemas: %v", outputSchemas.err)
 	}
-	rs := outputSchemas.byTool[tool]
-	if rs == nil {
-		h.t.Fatalf("tool %s has no output schema", tool)
-	}
-	return rs
+	return outputSchemas.byTool[tool]
 }
 
 // ok calls a tool that must succeed.

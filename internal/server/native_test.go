@@ -260,9 +260,10 @@ func TestNativeRustTraceShowsElements(t *testing.T) {
 	id := h.sessionFor("rust")
 	h.ok("trace_function", map[string]any{"sessionId": id, "function": "wait_forever", "maxCalls": 1})
 	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "args": []string{"wait"}, "waitForStop": false})
-	entries := h.ok("get_trace", map[string]any{"sessionId": id, "wait": 60000}).list("entries")
-	if len(entries) == 0 || entries[0].str("kind") != "call" || entries[0].vars("values")["tags"] != `size=3 ["item-0", "item-1", "item-2"]` {
-		t.Errorf("the traced call shows the slice's elements: %v", entries)
+	page := h.ok("get_trace", map[string]any{"sessionId": id, "wait": 60000})
+	_, calls := traceRows(t, page)
+	if len(calls) == 0 || calls[0].str("tags") != `size=3 ["item-0", "item-1", "item-2"]` {
+		t.Errorf("the traced call shows the slice's elements: %v", page)
 	}
 }
 

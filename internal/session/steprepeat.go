@@ -36,10 +36,12 @@ func originOf(st *Stop, kind string) *stepOrigin {
 }
 
 // hitsOriginLineLocked says that st is a breakpoint stop, during a step, of
-// breakpoints all on the line the step began on: one line can compile to
-// several places (a Rust `for` line: the iterator's set-up and each turn's
-// next()), each a location of one breakpoint, and stepping off the first
-// runs into the next.
+// breakpoints all on the line the step began on and each known to have
+// several locations: one line can compile to several places (a Rust `for`
+// line: the iterator's set-up and each turn's next()), each a location of
+// one breakpoint, and stepping off the first runs into the next. A
+// breakpoint of one location hit again is a new call of the function (or a
+// loop's next turn), which the agent must see.
 func (s *Session) hitsOriginLineLocked(r *run, st *Stop) *stepOrigin {
 	o := r.stepFrom
 	if o == nil || st.Reason != "breakpoint" || st.ThreadID != o.threadID || len(st.HitBreakpointIDs) == 0 {
@@ -47,7 +49,7 @@ func (s *Session) hitsOriginLineLocked(r *run, st *Stop) *stepOrigin {
 	}
 	for _, id := range st.HitBreakpointIDs {
 		bp := s.bps.lineByID(id)
-		if bp == nil || bp.Line != o.line || !samePath(bp.File, o.path) {
+		if bp == nil || bp.Line != o.line || !samePath(bp.File, o.path) || bp.Locations < 2 {
 			return nil
 		}
 	}
