@@ -404,7 +404,7 @@ func TestGoPointersExpand(t *testing.T) {
 			head = v
 		}
 	}
-	if head == nil || head["expandable"] != true {
+	if head == nil || head.num("variablesReference") == 0 {
 		t.Fatalf("head should be an expandable pointer: %v", locals)
 	}
 	deep := h.ok("get_variables", map[string]any{"sessionId": id, "scope": head.num("variablesReference"), "depth": 3})

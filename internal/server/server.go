@@ -5,6 +5,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -158,7 +159,6 @@ var variableSchema = &jsonschema.Schema{
 		"value":              {Type: "string", Description: "the value as the debugger shows it (cut at ~1 KB when truncated)"},
 		"type":               {Type: "string"},
 		"variablesReference": {Type: "integer", Description: "pass to get_variables as scope to expand; 0 when not expandable"},
-		"expandable":         {Type: "boolean"},
 		"truncated":          {Type: "boolean"},
 		"masked":             {Type: "boolean", Description: "the value looked like a secret and was hidden"},
 		"children":           {Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "expanded members, same shape"},
@@ -224,7 +224,7 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 		if callErr != nil {
 			result = s.failureOf(callErr, args)
 		}
-		body, err := json.Marshal(result)
+		body, err := marshalAnswer(result)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding result: %w", name, err)
 		}
@@ -322,3 +322,16 @@ func (s *Server) absPath(p string) string {
 
 // millis turns a millisecond argument into a duration (0 stays 0: default).
 func millis(n Int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// marshalAnswer encodes a tool's answer as JSON without HTML escaping: an
+// agent reads "<genexpr>" and "a < b", and \u003c costs five bytes more
+// each time (Python's frame names, C++ templates, comparisons in source).
+func marshalAnswer(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

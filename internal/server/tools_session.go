@@ -163,6 +163,7 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 		Host:           a.Host,
 		Port:           int(a.Port),
 		AdapterConfig:  a.AdapterConfig,
+		PathBase:       s.cwd,
 	})
 	if err != nil {
 		return nil, err
@@ -332,5 +333,5 @@ func (s *Server) closeSession(_ context.Context, a *sessionIDArgs) (*messageResu
 	if err := s.sessions.Close(a.SessionID); err != nil {
 		return nil, err
 	}
-	return &messageResult{Success: true, Message: fmt.Sprintf("Closed debug session %s; its processes are gone.", a.SessionID)}, nil
+	return &messageResult{Success: true, Message: "Closed; its processes are gone."}, nil
 }

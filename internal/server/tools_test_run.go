@@ -21,7 +21,7 @@ type debugTestArgs struct {
 type testInfo struct {
 	Runner  string `json:"runner"`
 	Failed  bool   `json:"failed"`
-	Passed  bool   `json:"passed"`
+	Passed  bool   `json:"passed,omitempty"`
 	Name    string `json:"name,omitempty"`
 	Message string `json:"message,omitempty"`
 }
@@ -55,7 +55,7 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 		if a.Language == "" {
 			return nil, userError("pass language (python, go), or the sessionId of a session created for it", "language is required")
 		}
-		sess, err = s.sessions.Create(a.Language, session.Options{Name: "test " + filepath.Base(a.Path), ExecutablePath: s.absExecutable(a.ExecutablePath)})
+		sess, err = s.sessions.Create(a.Language, session.Options{Name: "test " + filepath.Base(a.Path), ExecutablePath: s.absExecutable(a.ExecutablePath), PathBase: s.cwd})
 	}
 	if err != nil {
 		return nil, err
@@ -86,15 +86,11 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	}, nil
 }
 
-// failedPrefix names the failed test; its message stays in test.message
+// failedPrefix says a test failed; its name and message stay in test
 // alone, where the answer begins.
 func failedPrefix(res *session.TestResult) string {
-	which := "A test"
-	if res.Name != "" {
-		which = "Test " + res.Name
-	}
 	if res.Message == "" {
-		return which + " failed (no message)."
+		return "Test failed (no message)."
 	}
-	return which + " failed (test.message says why)."
+	return "Test failed (see test)."
 }

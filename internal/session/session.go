@@ -49,6 +49,10 @@ type Options struct {
 	// AdapterConfig is merged into every launch and attach request.
 	AdapterConfig map[string]any
 	Logger        *slog.Logger
+	// PathBase is the directory relative paths in calls resolve against
+	// (the server's working directory); paths in stack trace texts under
+	// it are shown relative to it.
+	PathBase string
 }
 
 // Error is a failure a tool reports to the agent: what went wrong and what

@@ -3,6 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +72,7 @@ func (s *Session) prefetch(r *run, st *Stop) {
 			var body dap.ExceptionInfoResponseBody
 			if err := r.call(ctx, "exceptionInfo", map[string]any{"threadId": st.ThreadID}, &body); err == nil {
 				st.exception = exceptionFromDAP(body, r.conn.Quirks)
+				st.exception.StackTrace = compactTrace(st.exception.StackTrace, s.opts.PathBase, exceptionHeadlines(st.exception)...)
 			}
 		}()
 	}
@@ -428,9 +432,11 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Location = locationOf(st)
 		if l := snap.Location; l.File != "" {
 			if c, err := ReadContext(l.File, l.Line, snapshotContextSide); err == nil {
+				c.Surrounding = withoutBlankLines(c.Surrounding)
 				snap.Context = &c
 			}
 		}
+		snap.Exception = withoutShownFrame(snap.Exception, snap.Location)
 	} else if st.framesErr != nil && st.Reason == "entry" {
 		// Stopped before any code ran: some adapters (Delve) have no
 		// stack to show yet, which is no error.
@@ -501,4 +507,33 @@ func isSpecial(v dap.Variable) bool {
 		return true
 	}
 	return v.PresentationHint != nil && v.PresentationHint.Kind == "virtual" && strings.HasSuffix(n, "variables")
+}
+
+// withoutBlankLines drops the blank lines of a snapshot's source window:
+// they show nothing (each line keeps its number, so the gap still shows),
+// and every snapshot carries the window.
+func withoutBlankLines(lines []SourceLine) []SourceLine {
+	return slices.DeleteFunc(lines, func(l SourceLine) bool { return !l.Current && strings.TrimSpace(l.Content) == "" })
+}
+
+// withoutShownFrame is e without its stack trace's first frame when that is
+// the frame the snapshot shows (location and source line say it already):
+// the trace then starts at the caller.
+func withoutShownFrame(e *ExceptionInfo, l *Location) *ExceptionInfo {
+	if e == nil || l == nil || l.File == "" || l.Function == "" {
+		return e
+	}
+	header, trace := "", e.StackTrace
+	if strings.HasPrefix(trace, "(in ") {
+		// sayDirOnce's line, which stays.
+		h, t, _ := strings.Cut(trace, "\n")
+		header, trace = h+"\n", t
+	}
+	first, rest, ok := strings.Cut(trace, "\n")
+	if !ok || !strings.Contains(first, filepath.Base(l.File)+":"+strconv.Itoa(l.Line)) || !strings.Contains(first, l.Function) {
+		return e
+	}
+	trimmed := *e
+	trimmed.StackTrace = header + rest
+	return &trimmed
 }

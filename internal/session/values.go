@@ -15,8 +15,7 @@ type Variable struct {
 	Name               string     `json:"name"`
 	Value              string     `json:"value"`
 	Type               string     `json:"type,omitempty"`
-	VariablesReference int        `json:"variablesReference"`
-	Expandable         bool       `json:"expandable"`
+	VariablesReference int        `json:"variablesReference,omitempty"`
 	Truncated          bool       `json:"truncated,omitempty"`
 	Masked             bool       `json:"masked,omitempty"`
 	Children           []Variable `json:"children,omitempty"`
@@ -89,7 +88,6 @@ func fromDAP(v dap.Variable, limit int) Variable {
 		Value:              value,
 		Type:               v.Type,
 		VariablesReference: v.VariablesReference,
-		Expandable:         v.VariablesReference > 0,
 		Truncated:          truncated,
 		Masked:             masked,
 	}
