@@ -76,8 +76,7 @@ func TestChangedIgnoresObjectAddresses(t *testing.T) {
 		t.Run(p.language, func(t *testing.T) {
 			h := newHarness(t)
 			id := h.sessionFor(p.language)
-			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": p.source, "line": p.loopLine})
-			wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": p.script}), "breakpoint", p.loopLine)
+			h.stopAt(id, p.source, p.loopLine, p.script)
 			next := h.ok("continue_execution", map[string]any{"sessionId": id, "changesOnly": true})
 			wantStop(t, next, "breakpoint", p.loopLine)
 			if from, to, ok := changeOf(next, "i"); !ok || from != "0" || to != "1" {
@@ -100,8 +99,7 @@ func TestRestartChangesOnlyComparesNothingWithThePreviousRun(t *testing.T) {
 		t.Run(p.language, func(t *testing.T) {
 			h := newHarness(t)
 			id := h.sessionFor(p.language)
-			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": p.source, "line": p.loopLine})
-			wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": p.script}), "breakpoint", p.loopLine)
+			h.stopAt(id, p.source, p.loopLine, p.script)
 			again := h.ok("restart_debugging", map[string]any{"sessionId": id, "changesOnly": true})
 			wantStop(t, again, "breakpoint", p.loopLine)
 			if changed := again.list("changed"); len(changed) != 0 {

@@ -252,6 +252,16 @@ func (h *harness) sessionFor(language string) string {
 	return h.ok("create_debug_session", map[string]any{"language": language}).str("sessionId")
 }
 
+// stopAt sets a breakpoint on source's line, starts script and checks that
+// the program stopped there; it returns that stop's snapshot.
+func (h *harness) stopAt(id, source string, line int, script string) result {
+	h.t.Helper()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": source, "line": line})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": script})
+	wantStop(h.t, snap, "breakpoint", line)
+	return snap
+}
+
 // waitForOutput waits, on get_output's wait, until the program has
 // printed text.
 func (h *harness) waitForOutput(id, text string) {

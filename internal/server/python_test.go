@@ -208,8 +208,10 @@ func TestPythonPauseBusyLoop(t *testing.T) {
 
 // debugpyListening starts a program under `python -m debugpy --listen
 // --wait-for-client`, as a user would for attaching, and returns the port.
-func debugpyListening(t *testing.T, ctx context.Context, script string) (int, *proc.Process) {
+func debugpyListening(t *testing.T, script string) (int, *proc.Process) {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
 	av := testenv.RequireAdapter(t, "python")
 	// Pick a free port: debugpy --listen does not report the one it gets for 0.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -241,9 +243,7 @@ func debugpyListening(t *testing.T, ctx context.Context, script string) (int, *p
 // session did not start is refused, saying so.
 func TestPythonAttachPausesAndRestartIsRefused(t *testing.T) {
 	h := newHarness(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	port, _ := debugpyListening(t, ctx, "loop.py")
+	port, _ := debugpyListening(t, "loop.py")
 	id := h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
@@ -256,10 +256,7 @@ func TestPythonAttachPausesAndRestartIsRefused(t *testing.T) {
 
 func TestPythonAttachToDebugpyListen(t *testing.T) {
 	h := newHarness(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	port, p := debugpyListening(t, ctx, "loop.py")
-
+	port, p := debugpyListening(t, "loop.py")
 	id := h.sessionFor("python")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 30000})
@@ -273,7 +270,7 @@ func TestPythonAttachToDebugpyListen(t *testing.T) {
 	}
 	select {
 	case <-p.Done():
-	case <-ctx.Done():
+	case <-time.After(time.Minute):
 		t.Fatal("the program did not run to its end after detach")
 	}
 	if p.ExitCode() != 0 {
