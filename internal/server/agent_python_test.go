@@ -150,7 +150,7 @@ func TestPythonAnswerBudget(t *testing.T) {
 	}
 	body := []byte(res.Content[0].(*mcp.TextContent).Text)
 	if len(body) > 1000 {
-		t.Errorf("answer of %d bytes exceeds maxBytes 1000", len(body))
+		t.Errorf("answer of %d bytes exceeds maxBytes 1000: %s", len(body), body)
 	}
 	var cut result
 	if err := json.Unmarshal(body, &cut); err != nil {

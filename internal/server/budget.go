@@ -116,22 +116,34 @@ func (res *runResult) fit(maxBytes int) {
 			return
 		}
 	}
-	// Last, locals from the end, then changes and watches.
-	if n := len(snap.Locals); n > 0 {
-		for len(snap.Locals) > 0 && sizeOf(res) > maxBytes {
-			snap.Locals = snap.Locals[:len(snap.Locals)-1]
-		}
-		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d locals left out: get_local_variables lists them", n-len(snap.Locals), n))
-	}
-	if n := len(snap.Watches); n > 0 && sizeOf(res) > maxBytes {
-		for len(snap.Watches) > 0 && sizeOf(res) > maxBytes {
-			snap.Watches = snap.Watches[:len(snap.Watches)-1]
-		}
-		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d of %d watches left out: list_watches shows them", n-len(snap.Watches), n))
-	}
+	// Last, locals from the end, then watches; each note is in the answer
+	// while it is measured, so that the cut answer, note included, fits.
+	cutToFit(res, maxBytes, len(snap.Locals), func(k int) { snap.Locals = snap.Locals[:k] },
+		"%d of %d locals left out: get_local_variables lists them")
+	cutToFit(res, maxBytes, len(snap.Watches), func(k int) { snap.Watches = snap.Watches[:k] },
+		"%d of %d watches left out: list_watches shows them")
 	if n := len(snap.Changed); n > 0 && sizeOf(res) > maxBytes {
 		snap.Changed = nil
 		note.LeftOut = append(note.LeftOut, fmt.Sprintf("%d changed values left out", n))
+	}
+}
+
+// cutToFit keeps fewer and fewer of a list's n items (keep(k) keeps the
+// first k) until res fits maxBytes with a note, from format given the
+// counts left out and in all, saying so.
+func cutToFit(res *runResult, maxBytes, n int, keep func(k int), format string) {
+	if n == 0 || sizeOf(res) <= maxBytes {
+		return
+	}
+	note := res.Budget
+	at := len(note.LeftOut)
+	note.LeftOut = append(note.LeftOut, "")
+	for k := n - 1; k >= 0; k-- {
+		keep(k)
+		note.LeftOut[at] = fmt.Sprintf(format, n-k, n)
+		if sizeOf(res) <= maxBytes {
+			return
+		}
 	}
 }
 

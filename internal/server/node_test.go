@@ -133,7 +133,7 @@ func TestNodeExceptions(t *testing.T) {
 		snap = h.ok("continue_execution", map[string]any{"sessionId": id})
 		wantStop(t, snap, "exception", 6)
 		exc := snap.obj("exception")
-		if exc.str("typeName") != "RangeError" || exc.str("message") != "bad order 3" || !strings.Contains(exc.str("stackTrace"), "at check") {
+		if exc.str("typeName") != "RangeError" || exc.str("message") != "bad order 3" || !strings.Contains(exc.str("stackTrace"), "raise.js:17") {
 			t.Fatalf("exception details: %v", exc)
 		}
 		if l := snap.vars("locals"); l["order"] != "3" {

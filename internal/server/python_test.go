@@ -126,7 +126,7 @@ func TestPythonUncaughtException(t *testing.T) {
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "exception.py")})
 	wantStop(t, snap, "exception", 6)
 	ex := snap.obj("exception")
-	if ex.str("exceptionId") != "ValueError" || !strings.Contains(ex.str("description"), "negative value: -1") || !strings.Contains(ex.str("stackTrace"), "line 6") {
+	if ex.str("exceptionId") != "ValueError" || !strings.Contains(ex.str("description"), "negative value: -1") || !strings.Contains(ex.str("stackTrace"), "exception.py:11 in <module>: check(-1)") {
 		t.Errorf("exception details: %v", ex)
 	}
 	if snap.vars("locals")["value"] != "-1" {
