@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -11,29 +12,41 @@ import (
 // TestPythonProgramsStartingProcesses: a program that starts processes
 // (subprocess.run, os.fork, multiprocessing.Pool) reaches its breakpoint
 // after its children ran, ends with code 0, and close leaves no process.
-// subprocs.py's line 33 prints what the children gave back.
+// subprocs.py's line 33 prints what the children gave back. So too when
+// the agent asks debugpy to follow children (subProcess true).
 func TestPythonProgramsStartingProcesses(t *testing.T) {
-	for _, tc := range []struct{ way, want string }{
-		{"run", "42"},
-		{"fork", "7"},
-		{"pool", "[1, 4, 9]"},
-	} {
-		t.Run(tc.way, func(t *testing.T) {
-			h := newHarness(t)
-			id := h.sessionFor("python")
-			prog := pythonProgram(t, "subprocs.py")
-			before := proc.Descendants(os.Getpid())
-			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 33})
-			snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "args": []string{tc.way}})
-			wantStop(t, snap, "breakpoint", 33)
-			if got := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "str(got)"}); got.str("result") != "'"+tc.want+"'" {
-				t.Errorf("what the children gave back: %v", got)
-			}
-			end := h.ok("continue_execution", map[string]any{"sessionId": id})
-			if end.str("state") != "stopped" || end["exitCode"] != float64(0) || !strings.Contains(end.outputText("output"), "children done") {
-				t.Fatalf("the program should run to the end: %v", end)
-			}
-			h.wantCloseKillsAll(id, before, 1)
-		})
+	for _, subProcess := range []bool{false, true} {
+		for _, tc := range []struct{ way, want string }{
+			{"run", "42"},
+			{"fork", "7"},
+			{"pool", "[1, 4, 9]"},
+		} {
+			t.Run(fmt.Sprintf("%s/subProcess=%v", tc.way, subProcess), func(t *testing.T) {
+				startsChildren(t, tc.way, tc.want, subProcess)
+			})
+		}
 	}
+}
+
+// startsChildren runs subprocs.py's way of starting children to its
+// breakpoint after them, then to its end.
+func startsChildren(t *testing.T, way, want string, subProcess bool) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "subprocs.py")
+	before := proc.Descendants(os.Getpid())
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 33})
+	snap := h.ok("start_debugging", map[string]any{
+		"sessionId": id, "scriptPath": prog, "args": []string{way},
+		"dapLaunchArgs": map[string]any{"subProcess": subProcess},
+	})
+	wantStop(t, snap, "breakpoint", 33)
+	if got := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "str(got)"}); got.str("result") != "'"+want+"'" {
+		t.Errorf("what the children gave back: %v", got)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(0) || !strings.Contains(end.outputText("output"), "children done") {
+		t.Fatalf("the program should run to the end: %v", end)
+	}
+	h.wantCloseKillsAll(id, before, 1)
 }

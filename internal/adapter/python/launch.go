@@ -146,6 +146,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		Arguments: args,
 		AdapterID: adapterID,
 		Quirks:    quirks(),
+		Event:     childReleaser(log),
 		Command:   cmd.Args,
 		Cleanup:   cleanup,
 	}, p, nil
