@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,4 +50,29 @@ func startsChildren(t *testing.T, way, want string, subProcess bool) {
 		t.Fatalf("the program should run to the end: %v", end)
 	}
 	h.wantCloseKillsAll(id, before, 1)
+}
+
+// TestPythonCloseEndsLiveChildren: closing a session while the program's
+// child still runs (subprocs.py's live way: a sleeping child) ends the
+// child too, whether or not debugpy followed it.
+func TestPythonCloseEndsLiveChildren(t *testing.T) {
+	for _, subProcess := range []bool{false, true} {
+		t.Run(fmt.Sprintf("subProcess=%v", subProcess), func(t *testing.T) {
+			h := newHarness(t)
+			id := h.sessionFor("python")
+			prog := pythonProgram(t, "subprocs.py")
+			before := proc.Descendants(os.Getpid())
+			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 33})
+			snap := h.ok("start_debugging", map[string]any{
+				"sessionId": id, "scriptPath": prog, "args": []string{"live"},
+				"dapLaunchArgs": map[string]any{"subProcess": subProcess},
+			})
+			wantStop(t, snap, "breakpoint", 33)
+			pid, err := strconv.Atoi(h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "got"}).str("result"))
+			if err != nil || !proc.Alive(pid) {
+				t.Fatalf("the child should be running: pid %d, %v", pid, err)
+			}
+			h.wantCloseKillsAll(id, before, 3)
+		})
+	}
 }

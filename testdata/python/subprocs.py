@@ -28,9 +28,14 @@ def pool_map():
 
 
 def main():
-    way = {"run": run_child, "fork": fork_child, "pool": pool_map}[sys.argv[1]]
+    way = {"run": run_child, "fork": fork_child, "pool": pool_map, "live": live_child}[sys.argv[1]]
     got = way()
     print("children done", got)
+
+
+def live_child():
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    return child.pid
 
 
 if __name__ == "__main__":
