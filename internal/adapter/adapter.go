@@ -192,6 +192,10 @@ type Connection struct {
 	// Reverse answers reverse requests other than runInTerminal (which the
 	// session serves), such as startDebugging; nil refuses them.
 	Reverse dap.ReverseHandler
+	// Event, when set, receives the events the session itself has no use
+	// for (debugpy's debugpyAttach), each on a goroutine of its own; ctx
+	// is bounded and ends with the connection.
+	Event func(ctx context.Context, ev dap.Event)
 	// Command is the adapter's command line, for logs and dry runs.
 	Command []string
 	// Output lists streams of program output that do not come as DAP

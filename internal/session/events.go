@@ -95,6 +95,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		// process, module, loadedSource, thread, capabilities, and events
 		// we do not know (debugpy's debugpySockets): nothing to do.
 		s.log.Debug("event skipped", "event", ev.Name)
+		r.passEvent(ev)
 	}
 }
 

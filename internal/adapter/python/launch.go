@@ -146,6 +146,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		Arguments: args,
 		AdapterID: adapterID,
 		Quirks:    quirks(),
+		Event:     childReleaser(log),
 		Command:   cmd.Args,
 		Cleanup:   cleanup,
 	}, p, nil
@@ -193,6 +194,10 @@ func launchArguments(cfg adapter.LaunchConfig, cwd string, env map[string]any) m
 		"redirectOutput":  true,
 		"justMyCode":      true,
 		"showReturnValue": true,
+		// debugpy's subProcess (on by default) holds every child process
+		// until a client attaches to it; children run undebugged unless
+		// the agent asks for them (see children.go).
+		"subProcess": false,
 	}
 	maps.Copy(args, cfg.Extra)
 	if _, module := cfg.Extra["module"]; module {
