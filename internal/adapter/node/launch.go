@@ -126,6 +126,11 @@ func commandLine(args launchArgs) (line []string, stripped bool, err error) {
 		node = found
 	}
 	line = []string{node, "--inspect-brk=127.0.0.1:0"}
+	// Without it, a child the program forks waits for a debugger for
+	// ever (children.go); a program that forks nothing is unaffected.
+	if preload, err := forkPreloadPath(); err == nil {
+		line = append(line, "--require", preload)
+	}
 	// Before runtimeArgs: there, the user's own V8 flags win.
 	line = append(line, launchFlags(node)...)
 	line = append(line, args.RuntimeArgs...)
