@@ -377,7 +377,7 @@ func evaluateError(expression string, err error, took, limit time.Duration, stop
 	var re *dapc.ResponseError
 	if stoppable && errors.As(err, &re) {
 		return &Error{
-			Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and was stopped (%s)", action, limit.Round(100*time.Millisecond), re.Text()),
+			Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and was stopped (%s)", action, limit.Round(100*time.Millisecond), lastLine(re.Text())),
 			Hint: "the program is still paused " + where + " and every tool works; an expression that loops or waits never finishes: give a larger timeout only if it really needs longer",
 			Err:  err,
 		}
