@@ -302,11 +302,11 @@ type Quirks struct {
 	// fetches the rest of a deep stack to count it.
 	TotalFramesEstimated bool
 	// LimitEvaluation, when set, prepares an evaluate the agent asked for
-	// so that the adapter itself stops it once limit has passed (an
-	// endless loop in an expression would otherwise hold the paused thread,
-	// and with it every later request, for good). It returns arguments to
-	// add to the evaluate request. An adapter without it cannot stop a
-	// runaway evaluation: the session can only say so.
+	// so that the adapter answers once limit has passed, stopping the
+	// evaluation where it can (an endless loop in an expression would
+	// otherwise hold the paused thread, and with it every later request,
+	// for good). It returns arguments to add to the evaluate request. The
+	// session checks that the thread is paused again before it says so.
 	LimitEvaluation func(ctx context.Context, call CallFunc, frameID int, limit time.Duration) (map[string]any, error)
 }
 

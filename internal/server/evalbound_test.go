@@ -30,12 +30,7 @@ func TestRunawayEvaluationLeavesSessionUsable(t *testing.T) {
 		t.Run(tc.lang+"/"+tc.expr, func(t *testing.T) {
 			h := newHarness(t)
 			id := h.sessionFor(tc.lang)
-			var prog string
-			if tc.lang == "python" {
-				prog = pythonProgram(t, tc.source)
-			} else {
-				prog = nodeProgram(t, tc.source)
-			}
+			prog := filepath.Join(repoRoot(t), "testdata", map[string]string{"python": "python", "javascript": "node", "java": "java"}[tc.lang], tc.source)
 			h.stopAt(id, prog, tc.line, prog)
 
 			args := map[string]any{"sessionId": id, "expression": tc.expr, "timeout": runawayEvalTimeout}
@@ -59,5 +54,32 @@ func TestRunawayEvaluationLeavesSessionUsable(t *testing.T) {
 			next := h.ok("continue_execution", map[string]any{"sessionId": id})
 			wantStop(t, next, "breakpoint", tc.line)
 		})
+	}
+}
+
+// JDWP cannot stop a method that an evaluation invoked: ThreadReference.Stop
+// waits until the thread leaves the event it is stopped at, and no other
+// command ends an invocation. The answer says so within the timeout, and
+// the session can still be closed.
+func TestRunawayJavaEvaluationSaysItCannotBeStopped(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	prog := filepath.Join(repoRoot(t), "testdata", "java", "Spin.java")
+	h.stopAt(id, prog, 9, prog)
+
+	began := time.Now()
+	bad := h.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "spin()", "timeout": runawayEvalTimeout}, "could not stop it")
+	took := time.Since(began)
+	t.Logf("after %v: %s (hint: %s)", took, bad.str("error"), bad.str("hint"))
+	if limit := runawayEvalTimeout*time.Millisecond + runawayEvalSlack; took > limit {
+		t.Errorf("the runaway evaluation answered after %v, want at most %v", took, limit)
+	}
+	if hint := bad.str("hint"); !strings.Contains(hint, "close_debug_session") || strings.Contains(hint, "unchanged") {
+		t.Errorf("the hint should say how to go on: %q", hint)
+	}
+	began = time.Now()
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	if took := time.Since(began); took > 10*time.Second {
+		t.Errorf("close_debug_session after the runaway evaluation took %v", took)
 	}
 }

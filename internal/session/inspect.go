@@ -347,7 +347,7 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	began := time.Now()
 	var body dap.EvaluateResponseBody
 	if err := r.call(callCtx, "evaluate", args, &body); err != nil {
-		return nil, evaluateError(expression, err, time.Since(began), limit, r.conn.Quirks.LimitEvaluation != nil, st)
+		return nil, r.evaluateError(ctx, expression, err, time.Since(began), limit, st)
 	}
 	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)
 	return &EvalResult{Result: value, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: truncated, Masked: masked}, nil
@@ -363,8 +363,9 @@ func evaluationLimit(ctx context.Context) time.Duration {
 }
 
 // evaluateError says why an evaluation gave no value and, when it ran out
-// of time, in what state that left the program.
-func evaluateError(expression string, err error, took, limit time.Duration, stoppable bool, st *Stop) error {
+// of time, in what state that left the program: an adapter that stopped
+// the evaluation answered, and the thread is paused again.
+func (r *run) evaluateError(ctx context.Context, expression string, err error, took, limit time.Duration, st *Stop) error {
 	action := fmt.Sprintf("evaluate %q", Brief(expression))
 	if took < limit {
 		return adapterError(action, err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the program is still paused where it was")
@@ -374,19 +375,34 @@ func evaluateError(expression string, err error, took, limit time.Duration, stop
 		f := frameFromDAP(st.frames[st.top])
 		where = fmt.Sprintf("at %s:%d", filepath.Base(f.File), f.Line)
 	}
+	rounded := limit.Round(100 * time.Millisecond)
 	var re *dapc.ResponseError
-	if stoppable && errors.As(err, &re) {
+	if r.conn.Quirks.LimitEvaluation != nil && errors.As(err, &re) && r.stillPaused(ctx, st) {
 		return &Error{
-			Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and was stopped (%s)", action, limit.Round(100*time.Millisecond), lastLine(re.Text())),
+			Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and was stopped (%s)", action, rounded, lastLine(re.Text())),
 			Hint: "the program is still paused " + where + " and every tool works; an expression that loops or waits never finishes: give a larger timeout only if it really needs longer",
 			Err:  err,
 		}
 	}
 	return &Error{
-		Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and the debugger could not stop it", action, limit.Round(100*time.Millisecond)),
-		Hint: "the program is stuck in the evaluation, no longer paused " + where + ", and the debugger answers nothing else until it ends: close_session (or start_debugging again) to go on",
+		Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and the debugger could not stop it", action, rounded),
+		Hint: "the program is stuck in the evaluation, no longer paused " + where + ", and the debugger cannot get it back: close_debug_session and start a new session to go on",
 		Err:  err,
 	}
+}
+
+// stillPausedTimeout bounds the check that a stopped evaluation's thread is
+// paused again.
+const stillPausedTimeout = 2 * time.Second
+
+// stillPaused reports whether the stop's thread answers for its stack, as a
+// paused thread does; one still running an evaluation does not.
+func (r *run) stillPaused(ctx context.Context, st *Stop) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stillPausedTimeout)
+	defer cancel()
+	var body dap.StackTraceResponseBody
+	err := r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": 1}, &body)
+	return err == nil && len(body.StackFrames) > 0
 }
 
 // evaluation is one expression's evaluate answer, or why there is none.
