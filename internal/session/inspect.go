@@ -334,11 +334,13 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	limit := evaluationLimit(ctx)
 	if hook := r.conn.Quirks.LimitEvaluation; hook != nil {
 		frame, _ := args["frameId"].(int)
-		extra, err := hook(ctx, r.call, frame, limit)
-		if err != nil {
-			return nil, adapterError("bound the evaluation's time", err, "the program is still paused where it was")
+		// Without the bound the expression is still worth evaluating;
+		// should it run away, the answer says it could not be stopped.
+		if extra, err := hook(ctx, r.call, frame, limit); err != nil {
+			s.log.Warn("cannot bound an evaluation's time", "err", err)
+		} else {
+			maps.Copy(args, extra)
 		}
-		maps.Copy(args, extra)
 	}
 	// The answer is awaited past the agent's deadline: the adapter stops a
 	// runaway evaluation at limit and needs a moment to answer.
