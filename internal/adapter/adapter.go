@@ -305,6 +305,24 @@ type Quirks struct {
 	// is unknown unless the whole stack was fetched; the session then
 	// fetches the rest of a deep stack to count it.
 	TotalFramesEstimated bool
+	// LimitEvaluation, when set, prepares an evaluate the agent asked for
+	// so that the adapter answers once limit has passed, stopping the
+	// evaluation where it can (an endless loop in an expression would
+	// otherwise hold the paused thread, and with it every later request,
+	// for good). It returns arguments to add to the evaluate request. The
+	// session checks that the thread is paused again before it says so.
+	LimitEvaluation func(ctx context.Context, call CallFunc, frameID int, limit time.Duration) (map[string]any, error)
+}
+
+// EvaluateTimeoutArgument is the evaluate argument, in milliseconds, by
+// which the built-in adapters (Node, Java) bound an evaluation; DAP has
+// none.
+const EvaluateTimeoutArgument = "timeout"
+
+// LimitByArgument is LimitEvaluation for an adapter that takes
+// EvaluateTimeoutArgument.
+func LimitByArgument(_ context.Context, _ CallFunc, _ int, limit time.Duration) (map[string]any, error) {
+	return map[string]any{EvaluateTimeoutArgument: limit.Milliseconds()}, nil
 }
 
 // CallFunc sends one DAP request and decodes its response body into body

@@ -107,7 +107,7 @@ type evaluateArgs struct {
 	Expression string `json:"expression" jsonschema:"expression in the program's language"`
 	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame to evaluate in (default: the top frame of the current stop)"`
 	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover (default: the one that gives a plain value for this adapter)"`
-	Timeout    Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the value (default 30000)"`
+	Timeout    Int    `json:"timeout,omitempty" jsonschema:"milliseconds the evaluation may take before the debugger stops it (default 10000)"`
 }
 
 type evaluateResult struct {
@@ -153,7 +153,7 @@ func (s *Server) addInspectTools() {
 	addTool(s, "get_scopes", "Get the scopes (locals, globals, …) of a stack frame, each with a variablesReference for get_variables.", s.getScopes)
 	addTool(s, "get_variables", "Get the variables of a scope or the children of an expandable value (by variablesReference), optionally expanded `depth` levels.", s.getVariables)
 	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
-	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression returns an error and leaves the session as it was.", s.evaluateExpression)
+	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression returns an error and leaves the session as it was; one that runs past timeout is stopped where the debugger can, and the error says whether the program is still paused.", s.evaluateExpression)
 	addTool(s, "get_source_context", "Show the lines around a line of a source file.", s.getSourceContext)
 	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since. Each entry is a stream's text, consecutive pieces of one stream joined.", s.getOutput)
 }

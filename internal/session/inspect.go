@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -295,8 +298,18 @@ type EvalResult struct {
 	Masked             bool   `json:"masked,omitempty"`
 }
 
+// DefaultEvaluateTimeout bounds an evaluation the agent asked for without a
+// deadline of its own.
+const DefaultEvaluateTimeout = 10 * time.Second
+
+// evaluationGrace is how long past its limit an evaluation's answer is
+// awaited: the adapter needs a moment to stop it and say so.
+const evaluationGrace = 3 * time.Second
+
 // Evaluate evaluates an expression in a frame (nil: the top frame of the
 // current stop). exprContext defaults to the adapter's plain-value context.
+// The evaluation may take until ctx's deadline (DefaultEvaluateTimeout
+// without one); past it the adapter is made to stop it where it can.
 func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int, exprContext string) (*EvalResult, error) {
 	if strings.TrimSpace(expression) == "" {
 		return nil, errorf("pass the expression to evaluate, e.g. \"len(items)\"", "expression is empty")
@@ -318,12 +331,80 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	case len(st.frames) > 0:
 		args["frameId"] = st.frames[st.top].Id
 	}
+	limit := evaluationLimit(ctx)
+	if hook := r.conn.Quirks.LimitEvaluation; hook != nil {
+		frame, _ := args["frameId"].(int)
+		// Without the bound the expression is still worth evaluating;
+		// should it run away, the answer says it could not be stopped.
+		if extra, err := hook(ctx, r.call, frame, limit); err != nil {
+			s.log.Warn("cannot bound an evaluation's time", "err", err)
+		} else {
+			maps.Copy(args, extra)
+		}
+	}
+	// The answer is awaited past the agent's deadline: the adapter stops a
+	// runaway evaluation at limit and needs a moment to answer.
+	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit+evaluationGrace)
+	defer cancel()
+	began := time.Now()
 	var body dap.EvaluateResponseBody
-	if err := r.call(ctx, "evaluate", args, &body); err != nil {
-		return nil, adapterError(fmt.Sprintf("evaluate %q", Brief(expression)), err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the session is unchanged")
+	if err := r.call(callCtx, "evaluate", args, &body); err != nil {
+		return nil, r.evaluateError(ctx, expression, err, time.Since(began), limit, st)
 	}
 	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)
 	return &EvalResult{Result: value, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: truncated, Masked: masked}, nil
+}
+
+// evaluationLimit is the time an evaluation may take: until ctx's deadline,
+// or DefaultEvaluateTimeout.
+func evaluationLimit(ctx context.Context) time.Duration {
+	if deadline, ok := ctx.Deadline(); ok {
+		return max(time.Until(deadline), time.Millisecond)
+	}
+	return DefaultEvaluateTimeout
+}
+
+// evaluateError says why an evaluation gave no value and, when it ran out
+// of time, in what state that left the program: an adapter that stopped
+// the evaluation answered, and the thread is paused again.
+func (r *run) evaluateError(ctx context.Context, expression string, err error, took, limit time.Duration, st *Stop) error {
+	action := fmt.Sprintf("evaluate %q", Brief(expression))
+	if took < limit {
+		return adapterError(action, err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the program is still paused where it was")
+	}
+	where := "where it was"
+	if len(st.frames) > 0 {
+		f := frameFromDAP(st.frames[st.top])
+		where = fmt.Sprintf("at %s:%d", filepath.Base(f.File), f.Line)
+	}
+	rounded := limit.Round(100 * time.Millisecond)
+	var re *dapc.ResponseError
+	if r.conn.Quirks.LimitEvaluation != nil && errors.As(err, &re) && r.stillPaused(ctx, st) {
+		return &Error{
+			Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and was stopped (%s)", action, rounded, lastLine(re.Text())),
+			Hint: "the program is still paused " + where + " and every tool works; an expression that loops or waits never finishes: give a larger timeout only if it really needs longer",
+			Err:  err,
+		}
+	}
+	return &Error{
+		Msg:  fmt.Sprintf("cannot %s: it did not finish within %v and the debugger could not stop it", action, rounded),
+		Hint: "the program is stuck in the evaluation, no longer paused " + where + ", and the debugger cannot get it back: close_debug_session and start a new session to go on",
+		Err:  err,
+	}
+}
+
+// stillPausedTimeout bounds the check that a stopped evaluation's thread is
+// paused again.
+const stillPausedTimeout = 2 * time.Second
+
+// stillPaused reports whether the stop's thread answers for its stack, as a
+// paused thread does; one still running an evaluation does not.
+func (r *run) stillPaused(ctx context.Context, st *Stop) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stillPausedTimeout)
+	defer cancel()
+	var body dap.StackTraceResponseBody
+	err := r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": 1}, &body)
+	return err == nil && len(body.StackFrames) > 0
 }
 
 // evaluation is one expression's evaluate answer, or why there is none.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	godap "github.com/google/go-dap"
@@ -43,9 +44,21 @@ func (s *server) evaluate(ctx context.Context, req *request) (any, error) {
 	var args struct {
 		Expression string `json:"expression"`
 		FrameID    int    `json:"frameId"`
+		// TimeoutMs is adapter.EvaluateTimeoutArgument.
+		TimeoutMs int64 `json:"timeout"`
 	}
 	if err := req.Args(&args); err != nil {
 		return nil, err
+	}
+	if args.TimeoutMs > 0 {
+		// JDWP cannot end an invoked method: ThreadReference.Stop is held
+		// back while the thread is at the event it stopped at, and a held
+		// Stop would be thrown into the program when it resumes. So a
+		// runaway call is only given up on at the limit, which frees this
+		// adapter for the other requests; the thread keeps running it.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(s.ctx, time.Duration(args.TimeoutMs)*time.Millisecond)
+		defer cancel()
 	}
 	fc, err := s.frameFor(ctx, args.FrameID)
 	if err != nil {

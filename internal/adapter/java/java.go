@@ -226,6 +226,7 @@ func (a *Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *sl
 func quirks() adapter.Quirks {
 	return adapter.Quirks{
 		EvaluateContext: "repl",
+		LimitEvaluation: adapter.LimitByArgument,
 		InternalFrame: func(name, path string) bool {
 			return path == "" || isJDKClass(name)
 		},

@@ -97,7 +97,7 @@ func (s *server) setFunctionBreakpoints(req *request) (any, error) {
 // bindFunctionObject breaks on calls of the function the name evaluates
 // to, when it evaluates to one.
 func (s *server) bindFunctionObject(ctx context.Context, fb *funcBreakpoint, top *cdp.CallFrame) bool {
-	fn, err := s.evalIn(ctx, top, fb.name)
+	fn, err := s.evalIn(ctx, top, fb.name, 0)
 	if err != nil || fn.Type != "function" {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	godap "github.com/google/go-dap"
 
@@ -268,13 +269,26 @@ func (s *server) variableLocked(name string, o *cdp.RemoteObject, frame *cdp.Cal
 	return v
 }
 
+// evaluateArguments are DAP's, with the built-in adapters' bound on the
+// evaluation's time (adapter.EvaluateTimeoutArgument).
+type evaluateArguments struct {
+	godap.EvaluateArguments
+	TimeoutMs int64 `json:"timeout"`
+}
+
+// terminateGrace is how long past an evaluation's limit V8 is given to stop
+// it by itself before the adapter terminates it.
+const terminateGrace = time.Second
+
 func (s *server) evaluate(req *request) (any, error) {
-	var args godap.EvaluateArguments
+	var args evaluateArguments
 	if err := req.Args(&args); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
-	defer cancel()
+	limit := cdp.DefaultTimeout
+	if args.TimeoutMs > 0 {
+		limit = time.Duration(args.TimeoutMs) * time.Millisecond
+	}
 	var frame *cdp.CallFrame
 	if args.FrameId != 0 {
 		s.mu.Lock()
@@ -285,7 +299,7 @@ func (s *server) evaluate(req *request) (any, error) {
 		}
 		frame = f
 	}
-	res, err := s.evalIn(ctx, frame, args.Expression)
+	res, err := s.evalWithin(frame, args.Expression, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -295,18 +309,46 @@ func (s *server) evaluate(req *request) (any, error) {
 	return godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference}, nil
 }
 
-// evalIn evaluates an expression on a frame, or globally when frame is nil.
-func (s *server) evalIn(ctx context.Context, frame *cdp.CallFrame, expr string) (cdp.RemoteObject, error) {
+// evalWithin evaluates an expression that must finish within limit. V8
+// stops it at limit itself (the evaluate's timeout parameter); should it
+// not answer even then, Runtime.terminateExecution ends the evaluation.
+// Either way the program stays paused where it was.
+func (s *server) evalWithin(frame *cdp.CallFrame, expr string, limit time.Duration) (cdp.RemoteObject, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit+terminateGrace)
+	defer cancel()
+	began := time.Now()
+	res, err := s.evalIn(ctx, frame, expr, limit)
+	if err == nil || time.Since(began) < limit {
+		return res, err
+	}
+	if ctx.Err() != nil {
+		terminated, terr := s.cdp.Send("Runtime.terminateExecution", nil)
+		if terr == nil {
+			tctx, tcancel := context.WithTimeout(context.Background(), terminateGrace)
+			terr = terminated.Wait(tctx, nil)
+			tcancel()
+		}
+		if terr != nil {
+			return cdp.RemoteObject{}, fmt.Errorf("the evaluation ran past %v and could not be terminated: %w", limit, terr)
+		}
+	}
+	return cdp.RemoteObject{}, fmt.Errorf("terminated at its limit: %w", err)
+}
+
+// evalIn evaluates an expression on a frame, or globally when frame is nil;
+// a limit above zero makes V8 terminate it once that much time has passed.
+func (s *server) evalIn(ctx context.Context, frame *cdp.CallFrame, expr string, limit time.Duration) (cdp.RemoteObject, error) {
+	params := map[string]any{"expression": expr, "generatePreview": true, "includeCommandLineAPI": true}
+	if limit > 0 {
+		params["timeout"] = limit.Milliseconds()
+	}
 	var res cdp.EvaluateResult
 	var err error
 	if frame != nil {
-		err = s.cdp.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-			"callFrameId": frame.CallFrameID, "expression": expr, "generatePreview": true, "includeCommandLineAPI": true,
-		}, &res)
+		params["callFrameId"] = frame.CallFrameID
+		err = s.cdp.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
 	} else {
-		err = s.cdp.Call(ctx, "Runtime.evaluate", map[string]any{
-			"expression": expr, "generatePreview": true, "includeCommandLineAPI": true,
-		}, &res)
+		err = s.cdp.Call(ctx, "Runtime.evaluate", params, &res)
 	}
 	if err != nil {
 		return cdp.RemoteObject{}, err
@@ -349,7 +391,7 @@ func (s *server) setVariable(req *request) (any, error) {
 		if !identifier.MatchString(args.Name) {
 			return nil, fmt.Errorf("%q is not a variable name", args.Name)
 		}
-		r, err := s.evalIn(ctx, h.frame, args.Name+" = ("+args.Value+")")
+		r, err := s.evalIn(ctx, h.frame, args.Name+" = ("+args.Value+")", 0)
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +401,7 @@ func (s *server) setVariable(req *request) (any, error) {
 		if frame == nil {
 			frame = top
 		}
-		val, err := s.evalIn(ctx, frame, args.Value)
+		val, err := s.evalIn(ctx, frame, args.Value, 0)
 		if err != nil {
 			return nil, err
 		}

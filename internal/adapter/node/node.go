@@ -70,6 +70,7 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 // quirks are what the engine must know about this adapter.
 var quirks = adapter.Quirks{
 	EvaluateContext: "repl",
+	LimitEvaluation: adapter.LimitByArgument,
 	// Packages' code is not the user's: shown in stacks only when asked.
 	InternalFrame: func(_, path string) bool { return strings.Contains(path, "/node_modules/") },
 	// A logpoint's {x} becomes ${x} in a template literal: String(x),

@@ -85,6 +85,7 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 func quirks() adapter.Quirks {
 	return adapter.Quirks{
 		EvaluateContext: evaluateContext,
+		LimitEvaluation: new(evaluationLimiter).limit,
 		// A stop by the userUnhandled filter (debug_test's failed
 		// assertions) names the raising frame "test_x (Current frame)"
 		// and the exception "AssertionError       (note: full exception
