@@ -56,6 +56,12 @@ var signalNames = map[syscall.Signal]string{
 // kernel keeping the status for the pidfd.
 const statusWait = 200 * time.Millisecond
 
+// zombieCheck is how often a watcher looks whether every thread of the
+// process is a zombie. A traced process killed while its tracer is not
+// waiting (Delve, paused) keeps its threads as zombies until the tracer
+// reaps them, and its pidfd does not poll readable until then.
+const zombieCheck = 250 * time.Millisecond
+
 // Watcher watches one process, which need not be our child (a debug
 // adapter's debuggee), through a pidfd. Its goroutine ends when the process
 // does or when Stop is called.
@@ -68,6 +74,11 @@ type Watcher struct {
 	finished chan struct{} // closed when the goroutine has returned
 	stopOnce sync.Once
 	ending   Ending
+
+	// fdMu keeps fd open while Ended polls it; stopped is set once Stop
+	// has closed it.
+	fdMu    sync.Mutex
+	stopped bool
 }
 
 // Watch starts watching pid. The caller owns the Watcher and must Stop it.
@@ -105,11 +116,12 @@ func (w *Watcher) Ended() (Ending, bool) {
 	select {
 	case <-w.done:
 		return w.ending, true
-	case <-w.finished:
-		return Ending{}, false
 	default:
 	}
-	if !pidfdWait(w.fd, 0) {
+	w.fdMu.Lock()
+	exited := !w.stopped && (pidfdWait(w.fd, 0) || allThreadsZombies(w.pid))
+	w.fdMu.Unlock()
+	if !exited {
 		return Ending{}, false
 	}
 	<-w.finished
@@ -127,6 +139,9 @@ func (w *Watcher) Stop() {
 	w.stopOnce.Do(func() {
 		syscall.Close(w.wakeW)
 		<-w.finished
+		w.fdMu.Lock()
+		defer w.fdMu.Unlock()
+		w.stopped = true
 		syscall.Close(w.wakeR)
 		syscall.Close(w.fd)
 	})
@@ -136,16 +151,21 @@ func (w *Watcher) watch() {
 	defer close(w.finished)
 	fds := []pollFd{{fd: int32(w.fd), events: 0x1}, {fd: int32(w.wakeR), events: 0x1}}
 	for {
-		_, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), 0, 0, 0, 0)
+		ts := syscall.NsecToTimespec(zombieCheck.Nanoseconds())
+		n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+		if errno == 0 && n == 0 && allThreadsZombies(w.pid) {
+			fds[0].revents = 0x1
+		}
 		if errno != 0 && !errors.Is(errno, syscall.EINTR) {
 			return
 		}
-		if fds[1].revents != 0 {
-			return
-		}
+		// The end is looked at first: a Stop racing it must not hide it.
 		if fds[0].revents != 0 {
 			w.ending = endingOf(w.pid, w.fd)
 			close(w.done)
+			return
+		}
+		if fds[1].revents != 0 {
 			return
 		}
 	}
@@ -225,4 +245,29 @@ func zombieStatus(pid int) (syscall.WaitStatus, bool) {
 		return 0, false
 	}
 	return syscall.WaitStatus(code), true
+}
+
+// allThreadsZombies reports whether every thread of a process that has not
+// been reaped (its pidfd says so, so the pid is still its own) has exited.
+func allThreadsZombies(pid int) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
+	tasks, err := os.ReadDir(dir)
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || i+3 >= len(s) {
+			return false
+		}
+		if state := s[i+2]; state != 'Z' && state != 'X' {
+			return false
+		}
+	}
+	return true
 }

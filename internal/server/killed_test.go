@@ -1,0 +1,79 @@
+package server
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// printedPid matches the "pid N" line the killed programs print first.
+var printedPid = regexp.MustCompile(`pid (\d+)`)
+
+// killWhilePaused stops the language's killed program at its breakpoint,
+// kills it with SIGKILL as something outside the debugger would, and checks
+// that the session notices at once: stopped, killed by SIGKILL, no exit
+// code, and close leaves no process behind.
+func killWhilePaused(t *testing.T, language, program string, line int) {
+	h := newHarness(t)
+	id := h.sessionFor(language)
+	before := proc.Descendants(os.Getpid())
+	h.stopAt(id, program, line, program)
+	h.waitForOutput(id, "pid ")
+	out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	m := printedPid.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no pid in the program's output %q", out)
+	}
+	pid, _ := strconv.Atoi(m[1])
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !proc.WaitGone(pid, 10*time.Second) {
+		t.Fatalf("process %d survived SIGKILL", pid)
+	}
+
+	began := time.Now()
+	snap := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("continue after the kill took %v", took)
+	}
+	wantKilled(t, "continue_execution", snap)
+	wantKilled(t, "wait_for_stop", h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 1000}))
+	listed := h.ok("list_debug_sessions", nil).list("sessions")
+	if len(listed) != 1 || listed[0].str("state") != "stopped" || listed[0].str("signal") != "SIGKILL" || listed[0]["exitCode"] != nil {
+		t.Errorf("list_debug_sessions should show the session stopped by SIGKILL without an exit code: %v", listed)
+	}
+	// The adapter may have ended with its program (lldb-dap does): only
+	// survivors count.
+	h.wantCloseKillsAll(id, before, 0)
+}
+
+func wantKilled(t *testing.T, call string, snap result) {
+	t.Helper()
+	if snap.str("state") != "stopped" || snap.str("signal") != "SIGKILL" || snap["exitCode"] != nil ||
+		!regexp.MustCompile(`The program was killed by SIGKILL\.`).MatchString(snap.str("message")) {
+		t.Errorf("%s after SIGKILL: want state stopped, signal SIGKILL, no exitCode and the message saying so; got state=%q signal=%q exitCode=%v stateReason=%q message=%q",
+			call, snap.str("state"), snap.str("signal"), snap["exitCode"], snap.str("stateReason"), snap.str("message"))
+	}
+}
+
+func TestKilledWhilePausedGo(t *testing.T) {
+	killWhilePaused(t, "go", "testdata/go/killed/main.go", 10)
+}
+
+func TestKilledWhilePausedPython(t *testing.T) {
+	killWhilePaused(t, "python", "testdata/python/killed.py", 4)
+}
+
+func TestKilledWhilePausedC(t *testing.T) {
+	killWhilePaused(t, "c", "testdata/native/c/killed.c", 7)
+}
+
+func TestKilledWhilePausedNode(t *testing.T) {
+	killWhilePaused(t, "javascript", "testdata/node/killed.js", 2)
+}

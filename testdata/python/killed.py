@@ -1,0 +1,5 @@
+import os
+
+print("pid", os.getpid(), flush=True)
+n = 1
+print("after", n)
