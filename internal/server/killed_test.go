@@ -77,3 +77,11 @@ func TestKilledWhilePausedC(t *testing.T) {
 func TestKilledWhilePausedNode(t *testing.T) {
 	killWhilePaused(t, "javascript", "testdata/node/killed.js", 2)
 }
+
+func TestKilledWhilePausedRuby(t *testing.T) {
+	killWhilePaused(t, "ruby", "testdata/ruby/killed.rb", 3)
+}
+
+func TestKilledWhilePausedJava(t *testing.T) {
+	killWhilePaused(t, "java", "testdata/java/Killed.java", 4)
+}
