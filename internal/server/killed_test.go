@@ -29,13 +29,7 @@ func killWhilePaused(t *testing.T, language, program string, line int) {
 	if m == nil {
 		t.Fatalf("no pid in the program's output %q", out)
 	}
-	pid, _ := strconv.Atoi(m[1])
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if !proc.WaitGone(pid, 10*time.Second) {
-		t.Fatalf("process %d survived SIGKILL", pid)
-	}
+	kill(t, m[1])
 
 	began := time.Now()
 	snap := h.ok("continue_execution", map[string]any{"sessionId": id})
@@ -53,6 +47,39 @@ func killWhilePaused(t *testing.T, language, program string, line int) {
 	h.wantCloseKillsAll(id, before, 0)
 }
 
+// killWhileRunning runs the language's killed program, which waits when
+// asked, kills it with SIGKILL, and checks that the session reports the
+// signal, not the number the adapter makes of it.
+func killWhileRunning(t *testing.T, language, program string) {
+	h := newHarness(t)
+	id := h.sessionFor(language)
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program, "args": []string{"wait"}, "waitForStop": false})
+	h.waitForOutput(id, "after")
+	out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	m := printedPid.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no pid in the program's output %q", out)
+	}
+	kill(t, m[1])
+	wantKilled(t, "wait_for_stop", h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 10000}))
+}
+
+// kill sends SIGKILL to the process the program said it was, and waits
+// for it to be gone.
+func kill(t *testing.T, printed string) {
+	t.Helper()
+	pid, err := strconv.Atoi(printed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !proc.WaitGone(pid, 10*time.Second) {
+		t.Fatalf("process %d survived SIGKILL", pid)
+	}
+}
+
 func wantKilled(t *testing.T, call string, snap result) {
 	t.Helper()
 	if snap.str("state") != "stopped" || snap.str("signal") != "SIGKILL" || snap["exitCode"] != nil ||
@@ -63,7 +90,7 @@ func wantKilled(t *testing.T, call string, snap result) {
 }
 
 func TestKilledWhilePausedGo(t *testing.T) {
-	killWhilePaused(t, "go", "testdata/go/killed/main.go", 10)
+	killWhilePaused(t, "go", "testdata/go/killed/main.go", 11)
 }
 
 func TestKilledWhilePausedPython(t *testing.T) {
@@ -71,7 +98,7 @@ func TestKilledWhilePausedPython(t *testing.T) {
 }
 
 func TestKilledWhilePausedC(t *testing.T) {
-	killWhilePaused(t, "c", "testdata/native/c/killed.c", 7)
+	killWhilePaused(t, "c", "testdata/native/c/killed.c", 8)
 }
 
 func TestKilledWhilePausedNode(t *testing.T) {
@@ -84,4 +111,16 @@ func TestKilledWhilePausedRuby(t *testing.T) {
 
 func TestKilledWhilePausedJava(t *testing.T) {
 	killWhilePaused(t, "java", "testdata/java/Killed.java", 4)
+}
+
+func TestKilledWhileRunningGo(t *testing.T) {
+	killWhileRunning(t, "go", "testdata/go/killed/main.go")
+}
+
+func TestKilledWhileRunningPython(t *testing.T) {
+	killWhileRunning(t, "python", "testdata/python/killed.py")
+}
+
+func TestKilledWhileRunningC(t *testing.T) {
+	killWhileRunning(t, "c", "testdata/native/c/killed.c")
 }

@@ -105,7 +105,9 @@ func (s *Session) checkDebuggee() {
 // never notice.
 func (s *Session) debuggeeEnded(r *run, e proc.Ending) {
 	s.mu.Lock()
-	if s.r != r {
+	// An end we caused (close, detach, restart) is reported by whoever
+	// caused it.
+	if s.r != r || r.closing.Load() {
 		s.mu.Unlock()
 		return
 	}
