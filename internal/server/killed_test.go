@@ -2,6 +2,7 @@ package server
 
 import (
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"syscall"
@@ -123,4 +124,22 @@ func TestKilledWhileRunningPython(t *testing.T) {
 
 func TestKilledWhileRunningC(t *testing.T) {
 	killWhileRunning(t, "c", "testdata/native/c/killed.c")
+}
+
+func TestKilledWhileAttachedGo(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	p, sc := startWaiter(t, exec.Command(buildGo(t, "waiter")), "ready")
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "waiter", "main.go"), "line": 10})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "waitForStop": true, "timeout": 60000})
+	wantStop(t, att, "breakpoint", 10)
+	kill(t, strconv.Itoa(p.Pid()))
+	wantKilled(t, "continue_execution", h.ok("continue_execution", map[string]any{"sessionId": id}))
+	// Delve, the program's tracer, keeps it a zombie until it goes; the
+	// test's own cleanup waits for the program to be reaped.
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
 }

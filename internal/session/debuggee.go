@@ -50,8 +50,8 @@ func (r *run) watchProcessEvent(body json.RawMessage) {
 	}
 }
 
-// watchLaunchedDebuggee watches the program the adapter launched, if the
-// adapter knows it but sent no process event for it.
+// watchLaunchedDebuggee watches the program the adapter launched or
+// attached to, if the adapter knows it but sent no process event for it.
 func (r *run) watchLaunchedDebuggee() {
 	if r.conn.DebuggeePid != nil {
 		r.watchDebuggee(r.conn.DebuggeePid())
