@@ -1,6 +1,8 @@
 package server
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // printedPid matches the "pid N" line the killed programs print first.
@@ -142,4 +145,27 @@ func TestKilledWhileAttachedGo(t *testing.T) {
 	// Delve, the program's tracer, keeps it a zombie until it goes; the
 	// test's own cleanup waits for the program to be reaped.
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+func TestKilledWhileAttachedNode(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	src := nodeProgram(t, "serve.js")
+	p, ticks := startWaiter(t, exec.Command(node, fmt.Sprintf("--inspect-port=127.0.0.1:%d", port), src), "")
+	go func() {
+		for ticks.Scan() {
+		}
+	}()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "port": port, "waitForStop": false})
+	wantStop(t, h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 10000}), "breakpoint", 6)
+	kill(t, strconv.Itoa(p.Pid()))
+	wantKilled(t, "continue_execution", h.ok("continue_execution", map[string]any{"sessionId": id}))
 }
