@@ -210,6 +210,11 @@ type Connection struct {
 	// when it cannot be known. It may wait briefly, bounded, for the
 	// process to finish exiting.
 	ExitCode func() (code int, ok bool)
+	// DebuggeePid, when set, names the program's process once the launch
+	// or attach has been answered, for adapters that send no DAP process
+	// event with its systemProcessId; 0 when it cannot be found. The
+	// session watches that process to notice its end.
+	DebuggeePid func() int
 	// Cleanup releases what the adapter started (processes, temp files).
 	// It is called once, after the DAP connection has ended or been closed.
 	Cleanup func()

@@ -291,3 +291,19 @@ func statOf(pid int) (procStat, error) {
 	}
 	return procStat{ppid: ppid, pgrp: pgrp, start: start}, nil
 }
+
+// DescendantRunning finds the live descendant of pid that runs the
+// executable exe (an absolute path), 0 if there is none: a debug adapter's
+// debuggee, for adapters that do not say its pid.
+func DescendantRunning(pid int, exe string) int {
+	want, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return 0
+	}
+	for _, d := range Descendants(pid) {
+		if got, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(d), "exe")); err == nil && got == want {
+			return d
+		}
+	}
+	return 0
+}

@@ -388,6 +388,9 @@ func describe(snap *session.Snapshot) string {
 		}
 		return "Running."
 	case session.StateStopped:
+		if snap.Signal != "" {
+			return "The program was killed by " + snap.Signal + "."
+		}
 		if snap.ExitCode != nil {
 			return fmt.Sprintf("The program exited with code %d.", *snap.ExitCode)
 		}

@@ -130,6 +130,7 @@ type sessionInfo struct {
 	UpdatedAt   time.Time     `json:"updatedAt"`
 	LastStop    *lastStopInfo `json:"lastStop,omitempty"`
 	ExitCode    *int          `json:"exitCode,omitempty"`
+	Signal      string        `json:"signal,omitempty"`
 }
 
 type listSessionsResult struct {
@@ -312,6 +313,7 @@ func (s *Server) listSessions(_ context.Context, _ *struct{}) (*listSessionsResu
 			CreatedAt: info.Created,
 			UpdatedAt: info.Updated,
 			ExitCode:  info.ExitCode,
+			Signal:    info.Signal,
 		}
 		if info.State == session.StateError || info.State == session.StateStopped {
 			si.StateReason = info.Cause

@@ -64,18 +64,19 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		if json.Unmarshal(ev.Body, &b) != nil {
 			return
 		}
-		s.mu.Lock()
-		if s.r == r {
-			code := b.ExitCode
-			s.exitCode = &code
-			s.bumpLocked()
-		}
-		s.mu.Unlock()
+		s.exitedEventCode(r, b.ExitCode)
+	case "process":
+		r.watchProcessEvent(ev.Body)
 	case "terminated":
+		// Adapters without exited events (the built-in ones) leave how the
+		// program ended to its watcher.
+		e, ended := r.debuggeeEnding()
 		s.mu.Lock()
+		if ended && s.r == r {
+			s.recordEndingLocked(e)
+		}
 		if s.r == r && s.state != StateStopped && s.state != StateError {
-			s.stop = nil
-			s.setStateLocked(StateStopped, s.endCauseLocked())
+			s.programEndedLocked(s.endCauseLocked())
 		}
 		s.mu.Unlock()
 		// The adapter is done with this program: say goodbye so it exits,
@@ -92,18 +93,11 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		}
 		s.mu.Unlock()
 	default:
-		// process, module, loadedSource, thread, capabilities, and events
+		// module, loadedSource, thread, capabilities, and events
 		// we do not know (debugpy's debugpySockets): nothing to do.
 		s.log.Debug("event skipped", "event", ev.Name)
 		r.passEvent(ev)
 	}
-}
-
-func (s *Session) endCauseLocked() string {
-	if s.exitCode != nil {
-		return fmt.Sprintf("program exited with code %d", *s.exitCode)
-	}
-	return "program terminated"
 }
 
 // stopped records a stop and starts fetching what its snapshot will show,
@@ -233,8 +227,12 @@ func (s *Session) connectionEnded(r *run) {
 			code = &c
 		}
 	}
+	e, ended := r.debuggeeEnding()
 	s.mu.Lock()
-	if code != nil && s.r == r && s.exitCode == nil {
+	if ended && s.r == r {
+		s.recordEndingLocked(e)
+	}
+	if code != nil && s.r == r && s.exitCode == nil && s.signal == "" {
 		s.exitCode = code
 	}
 	if s.r == r && s.state != StateStopped && s.state != StateError {
@@ -243,7 +241,7 @@ func (s *Session) connectionEnded(r *run) {
 		case r.closing.Load():
 			s.setStateLocked(StateStopped, "disconnected from the debug adapter")
 		case r.conn.Quirks.NoTerminatedEvent:
-			s.setStateLocked(StateStopped, s.endCauseLocked())
+			s.programEndedLocked(s.endCauseLocked())
 		default:
 			s.setStateLocked(StateError, fmt.Sprintf("the debug adapter ended unexpectedly (%v)", r.client.Err()))
 		}

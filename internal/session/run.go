@@ -21,6 +21,15 @@ var actionNames = map[string]string{
 // StepInto or StepOut) on threadID (0: the thread that stopped), and with
 // wait.Wait returns the snapshot of the next stop or of the end.
 func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait WaitOptions) (*Snapshot, error) {
+	s.checkDebuggee()
+	s.mu.Lock()
+	unseen := s.state == StateStopped && s.endUnseen
+	s.mu.Unlock()
+	if unseen {
+		// The program ended (killed while paused, say) since the last
+		// answer: that end is this call's answer.
+		return s.snapshotNow(ctx), nil
+	}
 	gen, err := s.resume(ctx, kind, threadID)
 	if err != nil {
 		return nil, err

@@ -100,17 +100,23 @@ type Session struct {
 	// the adapter in order; it is never taken while s.mu is held.
 	bpMu sync.Mutex
 
-	mu         sync.Mutex
-	state      State
-	history    []StateChange
-	updated    time.Time
-	gen        uint64        // bumped on every change a waiter may care about
-	changed    chan struct{} // closed and replaced when gen is bumped
-	bps        *breakpointRegistry
-	r          *run  // the current adapter connection; nil before the first start
-	stop       *Stop // the current stop, nil unless paused
-	last       *Stop // the most recent stop, kept after resuming
-	exitCode   *int
+	mu       sync.Mutex
+	state    State
+	history  []StateChange
+	updated  time.Time
+	gen      uint64        // bumped on every change a waiter may care about
+	changed  chan struct{} // closed and replaced when gen is bumped
+	bps      *breakpointRegistry
+	r        *run  // the current adapter connection; nil before the first start
+	stop     *Stop // the current stop, nil unless paused
+	last     *Stop // the most recent stop, kept after resuming
+	exitCode *int
+	// signal names the signal that killed the program ("SIGKILL"), as its
+	// wait status said; exitCode is nil then.
+	signal string
+	// endUnseen: the program ended on its own and no answer has shown it
+	// yet; the next run-control call answers with the end.
+	endUnseen  bool
 	spec       *startSpec // how the session was started, for restart
 	snapCursor uint64     // output already shown in snapshots
 
@@ -162,7 +168,9 @@ type Info struct {
 	Updated  time.Time
 	LastStop *Stop
 	ExitCode *int
-	History  []StateChange
+	// Signal names the signal that killed the program, if one did.
+	Signal  string
+	History []StateChange
 }
 
 // Info returns the session's summary.
@@ -179,6 +187,7 @@ func (s *Session) Info() Info {
 		Updated:  s.updated,
 		LastStop: s.last,
 		ExitCode: s.exitCode,
+		Signal:   s.signal,
 	}
 }
 
@@ -215,6 +224,14 @@ func (s *Session) setStateLocked(st State, cause string) {
 	s.bumpLocked()
 }
 
+// programEndedLocked records that the program ended on its own. s.mu is
+// held.
+func (s *Session) programEndedLocked(cause string) {
+	s.stop = nil
+	s.setStateLocked(StateStopped, cause)
+	s.endUnseen = true
+}
+
 // bumpLocked wakes everyone waiting for a change. s.mu is held.
 func (s *Session) bumpLocked() {
 	s.gen++
@@ -237,7 +254,7 @@ func (s *Session) requirePausedLocked(action string) (*run, *Stop, error) {
 	case StateError:
 		return nil, nil, errorf("call restart_debugging, or close_debug_session and create a new one", "cannot %s: the session failed (%s)", action, s.history[len(s.history)-1].Cause)
 	}
-	return nil, nil, errorf("call restart_debugging to run it again, or get_output to read what it printed", "cannot %s: the program has ended", action)
+	return nil, nil, errorf("call restart_debugging to run it again, or get_output to read what it printed", "cannot %s: the program has ended (%s)", action, s.history[len(s.history)-1].Cause)
 }
 
 // requireConnectedLocked returns the current run if the adapter is connected.
@@ -281,8 +298,12 @@ type run struct {
 	// run, for the end's neverHit; guarded by the session's mutex.
 	hits map[int]bool
 
-	mu          sync.Mutex
-	terminals   []*proc.Process // programs started through runInTerminal
+	mu        sync.Mutex
+	terminals []*proc.Process // programs started through runInTerminal
+	// debuggee watches the program's process once its pid is known (see
+	// debuggee.go); cleanedUp refuses a watch that would start too late.
+	debuggee    *proc.Watcher
+	cleanedUp   bool
 	cleanupOnce sync.Once
 }
 
@@ -299,6 +320,7 @@ func (r *run) ended() bool {
 func (r *run) cleanup() {
 	r.cleanupOnce.Do(func() {
 		r.client.Close()
+		r.stopWatchingDebuggee()
 		r.mu.Lock()
 		terms := r.terminals
 		r.mu.Unlock()

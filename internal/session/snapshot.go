@@ -296,6 +296,8 @@ type Snapshot struct {
 	OutputText string        `json:"output,omitempty"`
 	OutputNote string        `json:"outputNote,omitempty"`
 	ExitCode   *int          `json:"exitCode,omitempty"`
+	// Signal names the signal that killed the program ("SIGKILL").
+	Signal string `json:"signal,omitempty"`
 	// NeverHit, when the program has ended, names the breakpoints that
 	// never stopped during the run, in one line.
 	NeverHit string `json:"neverHit,omitempty"`
@@ -361,6 +363,7 @@ func (s *Session) waitSettled(ctx context.Context, since uint64, timeout time.Du
 // WaitForStop returns the current stop at once if paused, the end if the
 // program ended, or waits up to timeout for the next stop.
 func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Snapshot, error) {
+	s.checkDebuggee()
 	s.mu.Lock()
 	state, gen := s.state, s.gen
 	s.mu.Unlock()
@@ -384,7 +387,7 @@ const endGrace = 250 * time.Millisecond
 func (s *Session) snapshotNow(ctx context.Context) *Snapshot {
 	s.mu.Lock()
 	st, state := s.stop, s.state
-	if state == StateStopped && s.exitCode == nil && s.r != nil && !s.r.ended() {
+	if state == StateStopped && s.exitCode == nil && s.signal == "" && s.r != nil && !s.r.ended() {
 		r := s.r
 		s.mu.Unlock()
 		select {
@@ -394,7 +397,10 @@ func (s *Session) snapshotNow(ctx context.Context) *Snapshot {
 		}
 		s.mu.Lock()
 	}
-	snap := &Snapshot{State: s.state, ExitCode: s.exitCode}
+	snap := &Snapshot{State: s.state, ExitCode: s.exitCode, Signal: s.signal}
+	if s.state == StateStopped {
+		s.endUnseen = false
+	}
 	if s.state == StateError || s.state == StateStopped {
 		snap.StateReason = s.history[len(s.history)-1].Cause
 	}

@@ -254,6 +254,8 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	s.mu.Lock()
 	s.setStateLocked(StateInitializing, kind)
 	s.exitCode = nil
+	s.signal = ""
+	s.endUnseen = false
 	s.stop = nil
 	// A new run: its first stops have nothing to compare with.
 	s.lastValues = nil
@@ -359,6 +361,7 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 			return abort(launchFailure(kind, err))
 		}
 	}
+	r.watchLaunchedDebuggee()
 	s.mu.Lock()
 	if s.state == StateInitializing && s.r == r {
 		s.setStateLocked(StateRunning, kind+"ed")

@@ -65,7 +65,9 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		Quirks:        quirks(nil),
 		Command:       command,
 		Output:        srv.output(),
-		Cleanup:       srv.close,
+		// Delve sends no process event; the program is the one attached to.
+		DebuggeePid: func() int { return cfg.ProcessID },
+		Cleanup:     srv.close,
 	}, nil
 }
 

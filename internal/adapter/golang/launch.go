@@ -51,7 +51,12 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	} else if tmp, err = proc.MkdirTemp("go"); err != nil {
 		return nil, fmt.Errorf("temporary directory for the Go build: %w", err)
 	}
-	args := launchArguments(cfg, mode, program, filepath.Join(tmp, "debug.bin"))
+	output := filepath.Join(tmp, "debug.bin")
+	binary := output
+	if mode == modeExec {
+		binary = program
+	}
+	args := launchArguments(cfg, mode, program, output)
 	command := dapCommand(found.path)
 	if cfg.DryRun {
 		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
@@ -70,6 +75,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		Quirks:        quirks(functionNamer(mode, program)),
 		Command:       command,
 		Output:        srv.output(),
+		// Delve sends no process event: its debuggee is the child running
+		// the binary it built (or was given).
+		DebuggeePid: func() int { return proc.DescendantRunning(srv.p.Pid(), binary) },
 		Cleanup: func() {
 			srv.close()
 			os.RemoveAll(tmp)

@@ -273,6 +273,8 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 		return nil, err
 	}
 	s.jvm = j
+	// The DAP process event tells a client which process to watch.
+	s.Event("process", map[string]any{"name": lc.Program, "systemProcessId": j.p.Pid(), "isLocalProcess": true, "startMethod": "launch"})
 	s.source = newSourceMap(lc)
 	if lc.StopOnEntry {
 		s.entry = lc.entryClass()

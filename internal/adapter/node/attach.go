@@ -66,6 +66,10 @@ func (s *server) attach(req *request) (any, error) {
 		c.Close()
 		return nil, err
 	}
+	if args.ProcessID != 0 {
+		// The DAP process event tells a client which process to watch.
+		s.Event("process", map[string]any{"name": fmt.Sprintf("pid %d", args.ProcessID), "systemProcessId": args.ProcessID, "isLocalProcess": true, "startMethod": "attach"})
+	}
 	return nil, nil
 }
 

@@ -78,6 +78,8 @@ func (s *server) launch(req *request) (any, error) {
 		return nil, fmt.Errorf("start %s: %w", cmdline[0], err)
 	}
 	s.proc = p
+	// The DAP process event tells a client which process to watch.
+	s.Event("process", map[string]any{"name": args.Program, "systemProcessId": p.Pid(), "isLocalProcess": true, "startMethod": "launch"})
 	urls := make(chan string, 1)
 	early := &earlyLines{}
 	s.outputs.Add(2)

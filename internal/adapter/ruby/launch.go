@@ -98,8 +98,11 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 			{Category: "stderr", Reader: srv.stderr},
 		},
 		ExitCode: srv.exitCode,
-		Command:  command,
-		Cleanup:  srv.close,
+		// rdbg runs the program in its own process and sends no process
+		// event.
+		DebuggeePid: srv.p.Pid,
+		Command:     command,
+		Cleanup:     srv.close,
 	}, nil
 }
 

@@ -1,0 +1,273 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// Ending is how a process ended, as its wait status says.
+type Ending struct {
+	// Known is false when the status could not be read (the process was
+	// reaped by its parent before we looked, on a kernel without
+	// PIDFD_INFO_EXIT).
+	Known bool
+	// Signal is the signal that killed the process, 0 if it exited.
+	Signal syscall.Signal
+	// Code is the exit code when it exited.
+	Code int
+}
+
+// SignalName names the signal that ended the process ("SIGKILL"), or ""
+// when it exited or the status is unknown.
+func (e Ending) SignalName() string {
+	if !e.Known || e.Signal == 0 {
+		return ""
+	}
+	return SignalName(e.Signal)
+}
+
+// SignalName is the conventional name of sig ("SIGKILL").
+func SignalName(sig syscall.Signal) string {
+	if name, ok := signalNames[sig]; ok {
+		return name
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGSYS: "SIGSYS",
+}
+
+// statusWait bounds how long a watcher looks for the status of a process
+// that has just exited: its parent may be between reaping it and the
+// kernel keeping the status for the pidfd.
+const statusWait = 200 * time.Millisecond
+
+// zombieCheck is how often a watcher looks whether every thread of the
+// process is a zombie. A traced process killed while its tracer is not
+// waiting (Delve, paused) keeps its threads as zombies until the tracer
+// reaps them, and its pidfd does not poll readable until then.
+const zombieCheck = 250 * time.Millisecond
+
+// Watcher watches one process, which need not be our child (a debug
+// adapter's debuggee), through a pidfd. Its goroutine ends when the process
+// does or when Stop is called.
+type Watcher struct {
+	pid      int
+	fd       int
+	wakeR    int
+	wakeW    int
+	done     chan struct{} // closed when the process has ended
+	finished chan struct{} // closed when the goroutine has returned
+	stopOnce sync.Once
+	ending   Ending
+
+	// fdMu keeps fd open while Ended polls it; stopped is set once Stop
+	// has closed it.
+	fdMu    sync.Mutex
+	stopped bool
+}
+
+// Watch starts watching pid. The caller owns the Watcher and must Stop it.
+func Watch(pid int) (*Watcher, error) {
+	fd, err := pidfdOpen(pid)
+	if err != nil {
+		return nil, fmt.Errorf("watch process %d: %w", pid, err)
+	}
+	var wake [2]int
+	if err := syscall.Pipe2(wake[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		syscall.Close(fd)
+		return nil, fmt.Errorf("watch process %d: %w", pid, err)
+	}
+	w := &Watcher{pid: pid, fd: fd, wakeR: wake[0], wakeW: wake[1], done: make(chan struct{}), finished: make(chan struct{})}
+	go w.watch()
+	return w, nil
+}
+
+// Pid is the watched process's id.
+func (w *Watcher) Pid() int { return w.pid }
+
+// Done is closed once the process has ended and Ending says how.
+func (w *Watcher) Done() <-chan struct{} { return w.done }
+
+// Ending is how the process ended; valid once Done is closed.
+func (w *Watcher) Ending() Ending {
+	<-w.done
+	return w.ending
+}
+
+// Ended reports, without waiting for the goroutine, whether the process has
+// ended, and how: a caller about to act on the process's state asks here
+// rather than race the watcher's wake-up.
+func (w *Watcher) Ended() (Ending, bool) {
+	select {
+	case <-w.done:
+		return w.ending, true
+	default:
+	}
+	w.fdMu.Lock()
+	exited := !w.stopped && (pidfdWait(w.fd, 0) || allThreadsZombies(w.pid))
+	w.fdMu.Unlock()
+	if !exited {
+		return Ending{}, false
+	}
+	<-w.finished
+	select {
+	case <-w.done:
+		return w.ending, true
+	default:
+		return Ending{}, false
+	}
+}
+
+// Stop ends the watch; Done stays open if the process had not ended.
+// Stopping twice is harmless.
+func (w *Watcher) Stop() {
+	w.stopOnce.Do(func() {
+		syscall.Close(w.wakeW)
+		<-w.finished
+		w.fdMu.Lock()
+		defer w.fdMu.Unlock()
+		w.stopped = true
+		syscall.Close(w.wakeR)
+		syscall.Close(w.fd)
+	})
+}
+
+func (w *Watcher) watch() {
+	defer close(w.finished)
+	fds := []pollFd{{fd: int32(w.fd), events: 0x1}, {fd: int32(w.wakeR), events: 0x1}}
+	for {
+		ts := syscall.NsecToTimespec(zombieCheck.Nanoseconds())
+		n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+		if errno == 0 && n == 0 && allThreadsZombies(w.pid) {
+			fds[0].revents = 0x1
+		}
+		if errno != 0 && !errors.Is(errno, syscall.EINTR) {
+			return
+		}
+		// The end is looked at first: a Stop racing it must not hide it.
+		if fds[0].revents != 0 {
+			w.ending = endingOf(w.pid, w.fd)
+			close(w.done)
+			return
+		}
+		if fds[1].revents != 0 {
+			return
+		}
+	}
+}
+
+// endingOf reads the wait status of a process that has exited: from its
+// zombie's /proc stat while its parent has not reaped it, else from the
+// pidfd, which keeps it after the reaping (PIDFD_INFO_EXIT, Linux 6.15).
+func endingOf(pid, fd int) Ending {
+	deadline := time.Now().Add(statusWait)
+	for {
+		if status, ok := pidfdExitStatus(fd); ok {
+			return endingFromStatus(status)
+		}
+		if status, ok := zombieStatus(pid); ok {
+			return endingFromStatus(status)
+		}
+		if time.Now().After(deadline) {
+			return Ending{}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func endingFromStatus(status syscall.WaitStatus) Ending {
+	if status.Signaled() {
+		return Ending{Known: true, Signal: status.Signal()}
+	}
+	return Ending{Known: true, Code: status.ExitStatus()}
+}
+
+// pidfdInfo is struct pidfd_info in its first version
+// (PIDFD_INFO_SIZE_VER0, Linux 6.13), which ends with exit_code.
+type pidfdInfo struct {
+	mask, cgroupid                     uint64
+	pid, tgid, ppid                    uint32
+	ruid, rgid, euid, egid, suid, sgid uint32
+	fsuid, fsgid                       uint32
+	exitCode                           int32
+}
+
+const (
+	pidfdInfoExit = 0x8
+	// pidfdGetInfo is _IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info).
+	pidfdGetInfo = 0xC000FF0B | uintptr(unsafe.Sizeof(pidfdInfo{}))<<16
+)
+
+// pidfdExitStatus asks the kernel for the wait status kept with a reaped
+// process's pidfd.
+func pidfdExitStatus(fd int) (syscall.WaitStatus, bool) {
+	info := pidfdInfo{mask: pidfdInfoExit}
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), pidfdGetInfo, uintptr(unsafe.Pointer(&info)))
+	if errno != 0 || info.mask&pidfdInfoExit == 0 {
+		return 0, false
+	}
+	return syscall.WaitStatus(info.exitCode), true
+}
+
+// zombieStatus reads the wait status of an unreaped process (field 52 of
+// /proc/PID/stat). The pid cannot have been reused: a zombie holds it.
+func zombieStatus(pid int) (syscall.WaitStatus, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 50 || f[0] != "Z" {
+		return 0, false
+	}
+	code, err := strconv.Atoi(f[49])
+	if err != nil {
+		return 0, false
+	}
+	return syscall.WaitStatus(code), true
+}
+
+// allThreadsZombies reports whether every thread of a process that has not
+// been reaped (its pidfd says so, so the pid is still its own) has exited.
+func allThreadsZombies(pid int) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
+	tasks, err := os.ReadDir(dir)
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || i+3 >= len(s) {
+			return false
+		}
+		if state := s[i+2]; state != 'Z' && state != 'X' {
+			return false
+		}
+	}
+	return true
+}

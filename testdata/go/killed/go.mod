@@ -1,0 +1,3 @@
+module killed
+
+go 1.21

@@ -1,0 +1,3 @@
+console.log("pid", process.pid);
+const n = 1;
+console.log("after", n);

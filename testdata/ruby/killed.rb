@@ -1,0 +1,4 @@
+puts "pid #{Process.pid}"
+$stdout.flush
+n = 1
+puts "after #{n}"
