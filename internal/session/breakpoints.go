@@ -52,6 +52,10 @@ type FunctionBreakpoint struct {
 	HitCondition string `json:"hitCondition,omitempty"`
 	Verified     bool   `json:"verified"`
 	Message      string `json:"message,omitempty"`
+	// BoundFile and BoundLine: where the function the adapter bound it
+	// to is, when the adapter tells.
+	BoundFile string `json:"boundFile,omitempty"`
+	BoundLine int    `json:"boundLine,omitempty"`
 	// Trace: the breakpoint records calls and returns (trace_function)
 	// instead of stopping, MaxCalls of them (0: no limit); Calls counts.
 	Trace    bool `json:"trace,omitempty"`
@@ -313,7 +317,15 @@ func applyFunctions(fbs []*FunctionBreakpoint, answer []dap.Breakpoint) {
 			fb.Verified, fb.Message = false, "the debug adapter did not answer for this breakpoint"
 			continue
 		}
-		fb.adapterID, fb.Verified, fb.Message = answer[i].Id, answer[i].Verified, answer[i].Message
+		applyFunction(fb, answer[i])
+	}
+}
+
+func applyFunction(fb *FunctionBreakpoint, a dap.Breakpoint) {
+	fb.adapterID, fb.Verified, fb.Message = a.Id, a.Verified, a.Message
+	fb.BoundFile, fb.BoundLine = "", 0
+	if a.Verified && a.Source != nil && a.Source.Path != "" {
+		fb.BoundFile, fb.BoundLine = a.Source.Path, a.Line
 	}
 }
 
@@ -351,7 +363,8 @@ func (r *breakpointRegistry) byAdapterID(id int) int {
 }
 
 // updateFromEvent applies a "breakpoint changed" event to the breakpoint
-// with that adapter id, if any.
+// with that adapter id, if any: a line breakpoint, or a function
+// breakpoint that binds once its function's code loads.
 func (r *breakpointRegistry) updateFromEvent(a dap.Breakpoint) {
 	if a.Id == 0 {
 		return
@@ -362,6 +375,12 @@ func (r *breakpointRegistry) updateFromEvent(a dap.Breakpoint) {
 				applyLine(bp, a)
 				return
 			}
+		}
+	}
+	for _, fb := range r.functions {
+		if fb.adapterID == a.Id {
+			applyFunction(fb, a)
+			return
 		}
 	}
 }
