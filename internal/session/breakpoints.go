@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/google/go-dap"
@@ -360,6 +361,21 @@ func (r *breakpointRegistry) byAdapterID(id int) int {
 		}
 	}
 	return 0
+}
+
+// hitReason is a breakpoint stop's reason: "function breakpoint" when
+// every breakpoint it hit (our ids) is a function breakpoint. lldb-dap
+// reports such a stop as a plain "breakpoint", naming the hit breakpoint.
+func (r *breakpointRegistry) hitReason(reason string, hits []int) string {
+	if reason != "breakpoint" || len(hits) == 0 {
+		return reason
+	}
+	for _, id := range hits {
+		if !slices.ContainsFunc(r.functions, func(fb *FunctionBreakpoint) bool { return fb.ID == id }) {
+			return reason
+		}
+	}
+	return "function breakpoint"
 }
 
 // updateFromEvent applies a "breakpoint changed" event to the breakpoint

@@ -135,6 +135,7 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		}
 	}
 	r.markHitsLocked(st.HitBreakpointIDs...)
+	st.Reason = s.bps.hitReason(st.Reason, st.HitBreakpointIDs)
 	if st.ThreadID == 0 && s.last != nil {
 		st.ThreadID = s.last.ThreadID
 	}
