@@ -75,6 +75,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 		s.mu.Lock()
 		if s.r == r && s.state != StateStopped && s.state != StateError {
 			s.stop = nil
+			s.noteNeverBoundLocked(r)
 			s.setStateLocked(StateStopped, s.endCauseLocked())
 		}
 		s.mu.Unlock()
@@ -243,6 +244,7 @@ func (s *Session) connectionEnded(r *run) {
 		case r.closing.Load():
 			s.setStateLocked(StateStopped, "disconnected from the debug adapter")
 		case r.conn.Quirks.NoTerminatedEvent:
+			s.noteNeverBoundLocked(r)
 			s.setStateLocked(StateStopped, s.endCauseLocked())
 		default:
 			s.setStateLocked(StateError, fmt.Sprintf("the debug adapter ended unexpectedly (%v)", r.client.Err()))
