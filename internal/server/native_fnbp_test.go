@@ -16,6 +16,15 @@ func TestNativeRustFunctionBreakpointStopSaysFunctionBreakpoint(t *testing.T) {
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "loop_rust::weigh"})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust")})
 	wantStop(t, snap, "function breakpoint", 7)
+	for _, s := range h.ok("list_debug_sessions", nil).list("sessions") {
+		if s.str("id") == id && s.obj("lastStop").str("rawReason") != "breakpoint" {
+			t.Errorf("lastStop keeps lldb-dap's own reason: %v", s)
+		}
+	}
+	fbs := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("functionBreakpoints")
+	if len(fbs) != 1 || fbs[0]["verified"] != true || fbs[0].num("adapterId") == 0 {
+		t.Errorf("the bound function breakpoint with lldb-dap's id: %v", fbs)
+	}
 }
 
 // TestNativeRustBareMainWarnsOfTheCRuntime: a bare main is the C

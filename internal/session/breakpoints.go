@@ -57,13 +57,15 @@ type FunctionBreakpoint struct {
 	// to is, when the adapter tells.
 	BoundFile string `json:"boundFile,omitempty"`
 	BoundLine int    `json:"boundLine,omitempty"`
+	// AdapterID is the adapter's id for it once sent (stopped events name
+	// hit breakpoints by it).
+	AdapterID int `json:"adapterId,omitempty"`
 	// Trace: the breakpoint records calls and returns (trace_function)
 	// instead of stopping, MaxCalls of them (0: no limit); Calls counts.
 	Trace    bool `json:"trace,omitempty"`
 	MaxCalls int  `json:"maxCalls,omitempty"`
 	Calls    int  `json:"calls,omitempty"`
 
-	adapterID int
 	// internal: the server placed it for itself (see newInternalID).
 	internal bool
 }
@@ -308,7 +310,7 @@ func refuseLines(bps []*Breakpoint, err error) {
 func refuseFunctions(fbs []*FunctionBreakpoint, err error) {
 	msg := refusedMessage(err)
 	for _, fb := range fbs {
-		fb.adapterID, fb.Verified, fb.Message = 0, false, msg
+		fb.AdapterID, fb.Verified, fb.Message = 0, false, msg
 	}
 }
 
@@ -323,7 +325,7 @@ func applyFunctions(fbs []*FunctionBreakpoint, answer []dap.Breakpoint) {
 }
 
 func applyFunction(fb *FunctionBreakpoint, a dap.Breakpoint) {
-	fb.adapterID, fb.Verified, fb.Message = a.Id, a.Verified, a.Message
+	fb.AdapterID, fb.Verified, fb.Message = a.Id, a.Verified, a.Message
 	fb.BoundFile, fb.BoundLine = "", 0
 	if a.Verified && a.Source != nil && a.Source.Path != "" {
 		fb.BoundFile, fb.BoundLine = a.Source.Path, a.Line
@@ -356,7 +358,7 @@ func (r *breakpointRegistry) byAdapterID(id int) int {
 		}
 	}
 	for _, fb := range r.functions {
-		if fb.adapterID == id {
+		if fb.AdapterID == id {
 			return fb.ID
 		}
 	}
@@ -394,7 +396,7 @@ func (r *breakpointRegistry) updateFromEvent(a dap.Breakpoint) {
 		}
 	}
 	for _, fb := range r.functions {
-		if fb.adapterID == a.Id {
+		if fb.AdapterID == a.Id {
 			applyFunction(fb, a)
 			return
 		}

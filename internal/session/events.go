@@ -137,6 +137,9 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 	}
 	r.markHitsLocked(st.HitBreakpointIDs...)
 	st.Reason = s.bps.hitReason(st.Reason, st.HitBreakpointIDs)
+	if st.Reason != b.Reason {
+		st.RawReason = b.Reason
+	}
 	if st.ThreadID == 0 && s.last != nil {
 		st.ThreadID = s.last.ThreadID
 	}
