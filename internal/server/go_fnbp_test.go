@@ -20,6 +20,9 @@ func TestGoFunctionBreakpointThatNeverBinds(t *testing.T) {
 	if end.str("state") != "stopped" {
 		t.Fatalf("the program runs to its end: %v", end)
 	}
+	if w := end.str("warning"); !strings.Contains(w, "not bound at launch") || !strings.Contains(w, "nosuch()") {
+		t.Errorf("launch: the warning names it: %v", end)
+	}
 	fbs := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("functionBreakpoints")
 	if len(fbs) != 1 || fbs[0]["verified"] != false || !strings.Contains(fbs[0].str("message"), "Never bound during this run") || !strings.Contains(fbs[0].str("message"), "nosuch") {
 		t.Errorf("after the run: never bound, with Delve's reason: %v", fbs)
