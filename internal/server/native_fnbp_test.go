@@ -16,6 +16,9 @@ func TestNativeRustFunctionBreakpointStopSaysFunctionBreakpoint(t *testing.T) {
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "loop_rust::weigh"})
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust")})
 	wantStop(t, snap, "function breakpoint", 7)
+	if st := h.ok("get_stack_trace", map[string]any{"sessionId": id}); st.str("stopReason") != "function breakpoint" {
+		t.Errorf("get_stack_trace says why the program stopped: %v", st)
+	}
 	for _, s := range h.ok("list_debug_sessions", nil).list("sessions") {
 		if s.str("id") == id && s.obj("lastStop").str("rawReason") != "breakpoint" {
 			t.Errorf("lastStop keeps lldb-dap's own reason: %v", s)
