@@ -69,5 +69,5 @@ func (a *Adapter) FunctionNameWarning(name string) string {
 	if name == "" || strings.ContainsAny(name, ".:/ ") {
 		return ""
 	}
-	return fmt.Sprintf("Delve needs a package-qualified name such as 'main.%s'; a bare name is qualified only when the program is a Go package or source file that declares it once, not for a built binary", name)
+	return fmt.Sprintf("Delve needs a package-qualified name, e.g. 'main.%s'; a bare one is qualified here only for a Go package or source file declaring it once", name)
 }

@@ -6,5 +6,5 @@ func (a *Adapter) FunctionNameWarning(name string) string {
 	if a.lang.ID != langRust || name != "main" {
 		return ""
 	}
-	return "a bare 'main' binds to the C runtime's entry point, which calls the Rust runtime before your code; to stop in your program's main, use the crate-qualified name, e.g. 'my_crate::main' with your crate's name"
+	return "a bare 'main' is the C runtime's entry, run before the Rust runtime starts; for your program's main use the crate-qualified name, e.g. 'my_crate::main'"
 }
