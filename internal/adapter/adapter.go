@@ -127,6 +127,15 @@ type ProgramNamer interface {
 	NamesProgram(program string) bool
 }
 
+// FunctionNameAdvisor is implemented by adapters whose debugger may bind
+// a function breakpoint's name to another function than the one the agent
+// likely means (a bare name).
+type FunctionNameAdvisor interface {
+	// FunctionNameWarning says how name may go wrong and what to write
+	// instead; "" when nothing is to be said.
+	FunctionNameWarning(name string) string
+}
+
 // TestRequest is what debug_test asks for. Path is absolute.
 type TestRequest struct {
 	Path           string

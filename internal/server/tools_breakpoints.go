@@ -116,7 +116,8 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 		if msg == "" {
 			msg = fmt.Sprintf("Breakpoint %d on function %s.", fb.ID, fb.FunctionName)
 		}
-		return &setBreakpointResult{Success: true, BreakpointID: fb.ID, FunctionName: fb.FunctionName, Condition: fb.Condition, HitCondition: fb.HitCondition, Verified: fb.Verified, Message: msg}, nil
+		return &setBreakpointResult{Success: true, BreakpointID: fb.ID, FunctionName: fb.FunctionName, Condition: fb.Condition, HitCondition: fb.HitCondition, Verified: fb.Verified, Message: msg,
+			Warning: sess.FunctionBreakpointWarning(fb.FunctionName)}, nil
 	}
 	if a.File == "" {
 		return nil, userError("pass file and line (or statement), or function", "set_breakpoint needs a file (with line or statement) or a function")

@@ -41,6 +41,8 @@ type stackResult struct {
 	Success     bool            `json:"success"`
 	StackFrames []session.Frame `json:"stackFrames"`
 	Count       int             `json:"count"`
+	// StopReason is why the program is paused (the reference's field).
+	StopReason string `json:"stopReason,omitempty"`
 }
 
 type scopesArgs struct {
@@ -196,7 +198,11 @@ func (s *Server) getStackTrace(ctx context.Context, a *stackArgs) (*stackResult,
 	if frames == nil {
 		frames = []session.Frame{}
 	}
-	return &stackResult{Success: true, StackFrames: frames, Count: len(frames)}, nil
+	res := &stackResult{Success: true, StackFrames: frames, Count: len(frames)}
+	if info := sess.Info(); info.State == session.StatePaused && info.LastStop != nil {
+		res.StopReason = info.LastStop.Reason
+	}
+	return res, nil
 }
 
 func (s *Server) getScopes(ctx context.Context, a *scopesArgs) (*scopesResult, error) {

@@ -202,7 +202,8 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	return res.shape(a.shapeArgs), nil
 }
 
-// unverifiedWarning names breakpoints the adapter did not accept.
+// unverifiedWarning names the breakpoints the adapter has not bound once
+// the program is launched (or relaunched).
 func unverifiedWarning(sess *session.Session) string {
 	lines, funcs := sess.Breakpoints("")
 	var bad []string
@@ -227,7 +228,7 @@ func unverifiedWarning(sess *session.Session) string {
 	if len(bad) == 0 {
 		return ""
 	}
-	return "breakpoints not verified by the debugger: " + strings.Join(bad, ", ")
+	return "breakpoints not bound at launch: " + strings.Join(bad, ", ")
 }
 
 func breakMode(v string) (string, error) {

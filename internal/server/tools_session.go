@@ -85,6 +85,7 @@ type languageCheck struct {
 
 type lastStopInfo struct {
 	Reason        string             `json:"reason"`
+	RawReason     string             `json:"rawReason,omitempty"`
 	ThreadID      int                `json:"threadId"`
 	Timestamp     time.Time          `json:"timestamp"`
 	Description   string             `json:"description,omitempty"`
@@ -319,7 +320,7 @@ func (s *Server) listSessions(_ context.Context, _ *struct{}) (*listSessionsResu
 			si.StateReason = info.Cause
 		}
 		if st := info.LastStop; st != nil {
-			si.LastStop = &lastStopInfo{Reason: st.Reason, ThreadID: st.ThreadID, Timestamp: st.Time, Description: st.Description, Text: st.Text,
+			si.LastStop = &lastStopInfo{Reason: st.Reason, RawReason: st.RawReason, ThreadID: st.ThreadID, Timestamp: st.Time, Description: st.Description, Text: st.Text,
 				ExceptionInfo: stopExceptionOf(st.Exception())}
 		}
 		res.Sessions = append(res.Sessions, si)

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
@@ -359,4 +360,14 @@ func (s *Session) RemoveBreakpoints(ctx context.Context, m RemoveMatch) (*Remove
 		}
 	}
 	return out, nil
+}
+
+// FunctionBreakpointWarning says how a function breakpoint's name may bind
+// elsewhere than meant, as the session's adapter knows
+// (adapter.FunctionNameAdvisor); "" when it has nothing to say.
+func (s *Session) FunctionBreakpointWarning(name string) string {
+	if a, ok := s.adapter.(adapter.FunctionNameAdvisor); ok {
+		return a.FunctionNameWarning(name)
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/google/go-dap"
@@ -52,13 +53,19 @@ type FunctionBreakpoint struct {
 	HitCondition string `json:"hitCondition,omitempty"`
 	Verified     bool   `json:"verified"`
 	Message      string `json:"message,omitempty"`
+	// BoundFile and BoundLine: where the function the adapter bound it
+	// to is, when the adapter tells.
+	BoundFile string `json:"boundFile,omitempty"`
+	BoundLine int    `json:"boundLine,omitempty"`
+	// AdapterID is the adapter's id for it once sent (stopped events name
+	// hit breakpoints by it).
+	AdapterID int `json:"adapterId,omitempty"`
 	// Trace: the breakpoint records calls and returns (trace_function)
 	// instead of stopping, MaxCalls of them (0: no limit); Calls counts.
 	Trace    bool `json:"trace,omitempty"`
 	MaxCalls int  `json:"maxCalls,omitempty"`
 	Calls    int  `json:"calls,omitempty"`
 
-	adapterID int
 	// internal: the server placed it for itself (see newInternalID).
 	internal bool
 }
@@ -303,7 +310,7 @@ func refuseLines(bps []*Breakpoint, err error) {
 func refuseFunctions(fbs []*FunctionBreakpoint, err error) {
 	msg := refusedMessage(err)
 	for _, fb := range fbs {
-		fb.adapterID, fb.Verified, fb.Message = 0, false, msg
+		fb.AdapterID, fb.Verified, fb.Message = 0, false, msg
 	}
 }
 
@@ -313,7 +320,15 @@ func applyFunctions(fbs []*FunctionBreakpoint, answer []dap.Breakpoint) {
 			fb.Verified, fb.Message = false, "the debug adapter did not answer for this breakpoint"
 			continue
 		}
-		fb.adapterID, fb.Verified, fb.Message = answer[i].Id, answer[i].Verified, answer[i].Message
+		applyFunction(fb, answer[i])
+	}
+}
+
+func applyFunction(fb *FunctionBreakpoint, a dap.Breakpoint) {
+	fb.AdapterID, fb.Verified, fb.Message = a.Id, a.Verified, a.Message
+	fb.BoundFile, fb.BoundLine = "", 0
+	if a.Verified && a.Source != nil && a.Source.Path != "" {
+		fb.BoundFile, fb.BoundLine = a.Source.Path, a.Line
 	}
 }
 
@@ -343,15 +358,31 @@ func (r *breakpointRegistry) byAdapterID(id int) int {
 		}
 	}
 	for _, fb := range r.functions {
-		if fb.adapterID == id {
+		if fb.AdapterID == id {
 			return fb.ID
 		}
 	}
 	return 0
 }
 
+// hitReason is a breakpoint stop's reason: "function breakpoint" when
+// every breakpoint it hit (our ids) is a function breakpoint. lldb-dap
+// reports such a stop as a plain "breakpoint", naming the hit breakpoint.
+func (r *breakpointRegistry) hitReason(reason string, hits []int) string {
+	if reason != "breakpoint" || len(hits) == 0 {
+		return reason
+	}
+	for _, id := range hits {
+		if !slices.ContainsFunc(r.functions, func(fb *FunctionBreakpoint) bool { return fb.ID == id }) {
+			return reason
+		}
+	}
+	return "function breakpoint"
+}
+
 // updateFromEvent applies a "breakpoint changed" event to the breakpoint
-// with that adapter id, if any.
+// with that adapter id, if any: a line breakpoint, or a function
+// breakpoint that binds once its function's code loads.
 func (r *breakpointRegistry) updateFromEvent(a dap.Breakpoint) {
 	if a.Id == 0 {
 		return
@@ -362,6 +393,12 @@ func (r *breakpointRegistry) updateFromEvent(a dap.Breakpoint) {
 				applyLine(bp, a)
 				return
 			}
+		}
+	}
+	for _, fb := range r.functions {
+		if fb.AdapterID == a.Id {
+			applyFunction(fb, a)
+			return
 		}
 	}
 }

@@ -76,6 +76,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 			s.recordEndingLocked(e)
 		}
 		if s.r == r && s.state != StateStopped && s.state != StateError {
+			s.noteNeverBoundLocked(r)
 			s.programEndedLocked(s.endCauseLocked())
 		}
 		s.mu.Unlock()
@@ -130,6 +131,10 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		}
 	}
 	r.markHitsLocked(st.HitBreakpointIDs...)
+	st.Reason = s.bps.hitReason(st.Reason, st.HitBreakpointIDs)
+	if st.Reason != b.Reason {
+		st.RawReason = b.Reason
+	}
 	if st.ThreadID == 0 && s.last != nil {
 		st.ThreadID = s.last.ThreadID
 	}
@@ -241,6 +246,7 @@ func (s *Session) connectionEnded(r *run) {
 		case r.closing.Load():
 			s.setStateLocked(StateStopped, "disconnected from the debug adapter")
 		case r.conn.Quirks.NoTerminatedEvent:
+			s.noteNeverBoundLocked(r)
 			s.programEndedLocked(s.endCauseLocked())
 		default:
 			s.setStateLocked(StateError, fmt.Sprintf("the debug adapter ended unexpectedly (%v)", r.client.Err()))

@@ -65,3 +65,21 @@ func (s *Session) neverHitLocked(r *run) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// noteNeverBoundLocked, at the end of run r, marks the agent's function
+// breakpoints that never bound during it (not verified, never hit) and
+// says so in the output, so that an agent reading either after the fact
+// learns the name was wrong rather than the code not reached. s.mu is held.
+func (s *Session) noteNeverBoundLocked(r *run) {
+	for _, fb := range s.bps.functions {
+		if fb.internal || fb.Verified || r.hits[fb.ID] {
+			continue
+		}
+		why := fb.Message
+		if why == "" {
+			why = "the debugger found no function of that name"
+		}
+		fb.Message = "Never bound during this run: " + why
+		s.out.Append("console", fmt.Sprintf("function breakpoint %s never bound during this run: %s\n", fb.FunctionName, why))
+	}
+}

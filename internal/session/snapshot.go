@@ -17,7 +17,10 @@ import (
 
 // Stop is one stop of the program and what was fetched for it.
 type Stop struct {
-	Reason            string
+	Reason string
+	// RawReason is the adapter's own reason when Reason says it otherwise
+	// (a quirk's correction, or a hit of function breakpoints only).
+	RawReason         string
 	Description       string
 	Text              string
 	ThreadID          int

@@ -295,7 +295,7 @@ func (s *Session) refetch(ctx context.Context, idx int) bool {
 		return false
 	}
 	nst := &Stop{
-		Reason: st.Reason, Description: st.Description, Text: st.Text, ThreadID: st.ThreadID,
+		Reason: st.Reason, RawReason: st.RawReason, Description: st.Description, Text: st.Text, ThreadID: st.ThreadID,
 		AllThreadsStopped: st.AllThreadsStopped, HitBreakpointIDs: st.HitBreakpointIDs, Time: st.Time,
 		ready: make(chan struct{}), noExceptionInfo: st.noExceptionInfo,
 		frames: st.frames, top: idx, depth: st.depth, depthKnown: st.depthKnown, exception: st.exception,

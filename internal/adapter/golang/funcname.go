@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -59,4 +60,14 @@ func findFunc(dir, name string, withTests bool) (string, bool) {
 		}
 	}
 	return pkg, count == 1
+}
+
+// FunctionNameWarning warns that Delve binds only package-qualified names:
+// a bare one is qualified here when the program is a package or source
+// file declaring it once, but a built binary's gets to Delve as written.
+func (a *Adapter) FunctionNameWarning(name string) string {
+	if name == "" || strings.ContainsAny(name, ".:/ ") {
+		return ""
+	}
+	return fmt.Sprintf("Delve needs a package-qualified name, e.g. 'main.%s'; a bare one is qualified here only for a Go package or source file declaring it once", name)
 }

@@ -34,6 +34,12 @@ type breakpoint struct {
 	verified     bool
 	actualLine   int
 	message      string
+	// fn is set when the inspector breakpoint implements a function
+	// breakpoint, bound (by URL) at the body of the function declared at
+	// fnPath:fnLine when those are set.
+	fn     *funcBreakpoint
+	fnPath string
+	fnLine int
 }
 
 func (b *breakpoint) sameAs(o *breakpoint) bool {
@@ -279,6 +285,10 @@ func (s *server) breakpointResolved(id string, loc cdp.Location) {
 	bp := s.byCDP[id]
 	if bp == nil {
 		s.mu.Unlock()
+		return
+	}
+	if bp.fn != nil {
+		s.functionResolvedLocked(bp)
 		return
 	}
 	line := s.originalLineLocked(bp, loc)

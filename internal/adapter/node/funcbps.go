@@ -28,9 +28,16 @@ type funcBreakpoint struct {
 	boundIn   map[string]bool // script paths searched (bound or not)
 	cdpIDs    []string
 	verified  bool
-	line      int
-	path      string
-	message   string
+	// path and line: the declaration it is bound to (the function's line,
+	// which is what a function breakpoint's bound location says).
+	line    int
+	path    string
+	message string
+}
+
+// bindAt records that fb is bound to the function declared at path:line.
+func (fb *funcBreakpoint) bindAt(path string, line int) {
+	fb.verified, fb.path, fb.line, fb.message = true, path, line, ""
 }
 
 func (fb *funcBreakpoint) dap() godap.Breakpoint {
@@ -82,7 +89,7 @@ func (s *server) setFunctionBreakpoints(req *request) (any, error) {
 			s.bindDeclarations(ctx, fb, s.userScripts())
 			s.bindDeclarationsOnDisk(ctx, fb)
 			s.mu.Lock()
-			if !fb.verified {
+			if !fb.verified && fb.message == "" {
 				fb.message = fmt.Sprintf("pending: no declaration of %s found in the loaded scripts or the program's files; binds if a script declaring it loads", fb.name)
 			}
 			s.mu.Unlock()
@@ -115,7 +122,7 @@ func (s *server) bindFunctionObject(ctx context.Context, fb *funcBreakpoint, top
 	defer s.mu.Unlock()
 	fb.verified = true
 	fb.cdpIDs = append(fb.cdpIDs, res.BreakpointID)
-	s.byCDP[res.BreakpointID] = &breakpoint{id: fb.id}
+	s.byCDP[res.BreakpointID] = &breakpoint{id: fb.id, fn: fb}
 	return true
 }
 
@@ -189,8 +196,8 @@ func (s *server) claimPath(fb *funcBreakpoint, path string) bool {
 // bindDeclarationsInText sets fb at each declaration of its function in
 // the text of the script at path.
 func (s *server) bindDeclarationsInText(ctx context.Context, fb *funcBreakpoint, path, src string) {
-	for _, pos := range findDeclarations(src, fb.name) {
-		params := map[string]any{"lineNumber": pos.line, "columnNumber": pos.column, "urlRegex": urlRegex(path)}
+	for _, decl := range findDeclarations(src, fb.name) {
+		params := map[string]any{"lineNumber": decl.body.line, "columnNumber": decl.body.column, "urlRegex": urlRegex(path)}
 		if fb.condition != "" {
 			params["condition"] = fb.condition
 		}
@@ -201,14 +208,32 @@ func (s *server) bindDeclarationsInText(ctx context.Context, fb *funcBreakpoint,
 		}
 		s.mu.Lock()
 		fb.cdpIDs = append(fb.cdpIDs, res.BreakpointID)
-		s.byCDP[res.BreakpointID] = &breakpoint{id: fb.id}
-		if !fb.verified {
-			fb.verified, fb.path, fb.line, fb.message = true, path, pos.line+1, ""
-			if len(res.Locations) > 0 {
-				fb.line = res.Locations[0].LineNumber + 1
-			}
+		s.byCDP[res.BreakpointID] = &breakpoint{id: fb.id, fn: fb, fnPath: path, fnLine: decl.line + 1}
+		// Set by URL, it binds only once a script of that URL is loaded:
+		// a module required later is pending until then
+		// (breakpointResolved binds it).
+		if !fb.verified && len(res.Locations) > 0 {
+			fb.bindAt(path, decl.line+1)
+		} else if !fb.verified {
+			fb.message = fmt.Sprintf("pending: binds when %s loads", filepath.Base(path))
 		}
 		s.mu.Unlock()
+	}
+}
+
+// functionResolvedLocked binds a function breakpoint whose declaration's
+// script has loaded, and says so with a changed event. s.mu is held and
+// released.
+func (s *server) functionResolvedLocked(bp *breakpoint) {
+	fb := bp.fn
+	changed := !fb.verified && bp.fnPath != ""
+	if changed {
+		fb.bindAt(bp.fnPath, bp.fnLine)
+	}
+	body := godap.BreakpointEventBody{Reason: "changed", Breakpoint: fb.dap()}
+	s.mu.Unlock()
+	if changed {
+		s.Event("breakpoint", body)
 	}
 }
 
@@ -269,39 +294,45 @@ func (s *server) scriptSource(ctx context.Context, sc *script) (string, error) {
 // units as the inspector counts them.
 type position struct{ line, column int }
 
-// declarationForms are the ways a function gets its name, each ending
-// where the text before the function's body ends: its parameter list's
-// opening parenthesis, or an arrow.
+// declarationForms are the ways a function gets its name (the first
+// group), each ending where the text before the function's body ends: its
+// parameter list's opening parenthesis, or an arrow.
 var declarationForms = []string{
 	// function name(, async function* name(
-	`\bfunction\s*\*?\s*%[1]s\s*\(`,
+	`\bfunction\s*\*?\s*(%[1]s)\s*\(`,
 	// name = function (, exports.name = async function named(, name: function (
-	`(?:^|[^\p{L}\p{N}_$])%[1]s\s*[:=]\s*(?:async\s+)?function\b[^(]*\(`,
+	`(?:^|[^\p{L}\p{N}_$])(%[1]s)\s*[:=]\s*(?:async\s+)?function\b[^(]*\(`,
 	// name = (a, b) =>, name: async x =>
-	`(?:^|[^\p{L}\p{N}_$])%[1]s\s*[:=]\s*(?:async\s+)?(?:\([^()]*\)|[\p{L}_$][\p{L}\p{N}_$]*)\s*=>`,
+	`(?:^|[^\p{L}\p{N}_$])(%[1]s)\s*[:=]\s*(?:async\s+)?(?:\([^()]*\)|[\p{L}_$][\p{L}\p{N}_$]*)\s*=>`,
 	// a class's or an object literal's method: name(a) {, static async name() {
-	`(?m)^[ \t]*(?:(?:static|async|get|set)\s+)*\*?\s*%[1]s\s*\(`,
+	`(?m)^[ \t]*(?:(?:static|async|get|set)\s+)*\*?\s*(%[1]s)\s*\(`,
 }
 
-// findDeclarations finds where the bodies of the functions declared with
-// the given name start in src. A qualified name (Cart.total) is looked up
-// by its last part.
-func findDeclarations(src, name string) []position {
+// declaration is a function found in a script's text: the line its name
+// is on (zero-based), and where its body starts.
+type declaration struct {
+	line int
+	body position
+}
+
+// findDeclarations finds the functions declared with the given name in
+// src. A qualified name (Cart.total) is looked up by its last part.
+func findDeclarations(src, name string) []declaration {
 	name = lastPart(name)
 	if !identifier.MatchString(name) {
 		return nil
 	}
-	var out []position
+	var out []declaration
 	seen := map[int]bool{}
 	for _, form := range declarationForms {
 		re := regexp.MustCompile(fmt.Sprintf(form, regexp.QuoteMeta(name)))
-		for _, m := range re.FindAllStringIndex(src, -1) {
+		for _, m := range re.FindAllStringSubmatchIndex(src, -1) {
 			body := bodyStart(src, m[1])
 			if body < 0 || seen[body] {
 				continue
 			}
 			seen[body] = true
-			out = append(out, offsetPosition(src, body))
+			out = append(out, declaration{line: offsetPosition(src, m[2]).line, body: offsetPosition(src, body)})
 		}
 	}
 	return out

@@ -17,12 +17,14 @@ func TestFindDeclarations(t *testing.T) {
 		"    return half(1);\n" + // 8
 		"  }\n" + // 9
 		"}\n" + // 10
-		"const é = { total: n => n };\n" // 11
-	cases := map[string][]position{
-		"weigh":      {{1, 30}},
-		"half":       {{4, 20}},
-		"double":     {{5, 37}},
-		"Cart.total": {{11, 24}, {7, 21}},
+		"function\n  multiline(x) {\n  return x;\n}\n" + // 11-14
+		"const é = { total: n => n };\n" // 15
+	cases := map[string][]declaration{
+		"weigh":      {{1, position{1, 30}}},
+		"half":       {{4, position{4, 20}}},
+		"double":     {{5, position{5, 37}}},
+		"Cart.total": {{15, position{15, 24}}, {7, position{7, 21}}},
+		"multiline":  {{12, position{12, 16}}},
 		"weigh2":     nil, // only called
 		"nothing":    nil,
 	}

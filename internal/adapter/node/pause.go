@@ -71,7 +71,7 @@ func (s *server) paused(p cdp.Paused) {
 	s.mu.Lock()
 	stepping, pauseRequested := s.stepping, s.pauseRequested
 	var hitIDs []int
-	anyHit := false
+	anyHit, onlyFunctions := false, true
 	counted := map[int]bool{}
 	for _, id := range p.HitBreakpoints {
 		bp := s.byCDP[id]
@@ -85,6 +85,7 @@ func (s *server) paused(p cdp.Paused) {
 		bp.hits++
 		if bp.hit.Match(bp.hits) {
 			hitIDs = append(hitIDs, bp.id)
+			onlyFunctions = onlyFunctions && bp.fn != nil
 		}
 	}
 	internalTop := len(p.CallFrames) > 0 && s.isInternalLocked(p.CallFrames[0].Location.ScriptID)
@@ -110,6 +111,8 @@ func (s *server) paused(p cdp.Paused) {
 		s.reportStop(p, "exception", desc, text, nil)
 	case stepping:
 		s.reportStop(p, "step", "", "", nil)
+	case len(hitIDs) > 0 && onlyFunctions:
+		s.reportStop(p, "function breakpoint", "", "", hitIDs)
 	case len(hitIDs) > 0:
 		s.reportStop(p, "breakpoint", "", "", hitIDs)
 	case anyHit && !pauseRequested:
