@@ -243,15 +243,23 @@ func debugpyListening(t *testing.T, script string) (int, *proc.Process) {
 // session did not start is refused, saying so.
 func TestPythonAttachPausesAndRestartIsRefused(t *testing.T) {
 	h := newHarness(t)
-	port, _ := debugpyListening(t, "loop.py")
+	port, p := debugpyListening(t, "forever.py")
 	id := h.sessionFor("python")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "loop.py"), "line": 6})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "forever.py"), "line": 6})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
 	if att.str("state") != "paused" {
 		t.Fatalf("attach should leave the program paused: %v", att)
 	}
 	h.fail("restart_debugging", map[string]any{"sessionId": id}, "cannot restart an attached program")
 	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 6)
+	// Someone else started it: closing the session detaches and leaves
+	// it running.
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	select {
+	case <-p.Done():
+		t.Fatalf("closing an attached session ended the program (exit code %d)", p.ExitCode())
+	case <-time.After(time.Second):
+	}
 }
 
 func TestPythonAttachToDebugpyListen(t *testing.T) {

@@ -376,14 +376,17 @@ func (s *Session) quirks() adapter.Quirks {
 	return s.r.conn.Quirks
 }
 
-// Close ends the session: the debuggee is terminated and every process the
-// session started is killed. Closing twice is harmless.
+// Close ends the session: every process the session started is killed,
+// a program it launched included; a program it attached to, which someone
+// else started, is detached from and keeps running. Closing twice is
+// harmless.
 func (s *Session) Close() {
 	s.mu.Lock()
 	r := s.r
+	attached := s.spec != nil && s.spec.attach != nil
 	s.mu.Unlock()
 	if r != nil {
-		r.shutdown(true)
+		r.shutdown(!attached)
 	}
 	s.mu.Lock()
 	if s.state != StateStopped {
