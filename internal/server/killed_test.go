@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -151,12 +150,7 @@ func TestKilledWhileAttachedNode(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("javascript")
 	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	src := nodeProgram(t, "serve.js")
 	p, ticks := startWaiter(t, exec.Command(node, fmt.Sprintf("--inspect-port=127.0.0.1:%d", port), src), "")
 	go func() {

@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -563,12 +562,7 @@ func TestNodeAttachByProcessID(t *testing.T) {
 	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	// SIGUSR1 opens the inspector on --inspect-port (default 9229, which
 	// a test must not assume free).
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	src := nodeProgram(t, "serve.js")
 	cmd := exec.Command(node, fmt.Sprintf("--inspect-port=127.0.0.1:%d", port), src)
 	stdout, err := cmd.StdoutPipe()

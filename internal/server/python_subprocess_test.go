@@ -36,12 +36,7 @@ func startsChildren(t *testing.T, way, want string, subProcess bool) {
 	id := h.sessionFor("python")
 	prog := pythonProgram(t, "subprocs.py")
 	before := proc.Descendants(os.Getpid())
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 33})
-	snap := h.ok("start_debugging", map[string]any{
-		"sessionId": id, "scriptPath": prog, "args": []string{way},
-		"dapLaunchArgs": map[string]any{"subProcess": subProcess},
-	})
-	wantStop(t, snap, "breakpoint", 33)
+	runToAfterChildren(h, id, prog, way, subProcess)
 	if got := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "str(got)"}); got.str("result") != "'"+want+"'" {
 		t.Errorf("what the children gave back: %v", got)
 	}
@@ -62,12 +57,7 @@ func TestPythonCloseEndsLiveChildren(t *testing.T) {
 			id := h.sessionFor("python")
 			prog := pythonProgram(t, "subprocs.py")
 			before := proc.Descendants(os.Getpid())
-			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 33})
-			snap := h.ok("start_debugging", map[string]any{
-				"sessionId": id, "scriptPath": prog, "args": []string{"live"},
-				"dapLaunchArgs": map[string]any{"subProcess": subProcess},
-			})
-			wantStop(t, snap, "breakpoint", 33)
+			runToAfterChildren(h, id, prog, "live", subProcess)
 			pid, err := strconv.Atoi(h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "got"}).str("result"))
 			if err != nil || !proc.Alive(pid) {
 				t.Fatalf("the child should be running: pid %d, %v", pid, err)
@@ -75,4 +65,16 @@ func TestPythonCloseEndsLiveChildren(t *testing.T) {
 			h.wantCloseKillsAll(id, before, 3)
 		})
 	}
+}
+
+// runToAfterChildren starts subprocs.py's way of starting children and
+// runs it to its breakpoint after them (line 33).
+func runToAfterChildren(h *harness, id, prog, way string, subProcess bool) {
+	h.t.Helper()
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 33})
+	snap := h.ok("start_debugging", map[string]any{
+		"sessionId": id, "scriptPath": prog, "args": []string{way},
+		"dapLaunchArgs": map[string]any{"subProcess": subProcess},
+	})
+	wantStop(h.t, snap, "breakpoint", 33)
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,12 +213,7 @@ func debugpyListening(t *testing.T, script string) (int, *proc.Process) {
 	t.Cleanup(cancel)
 	av := testenv.RequireAdapter(t, "python")
 	// Pick a free port: debugpy --listen does not report the one it gets for 0.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	cmd := exec.CommandContext(ctx, av.Path, "-u", "-m", "debugpy", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--wait-for-client", pythonProgram(t, script))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
