@@ -114,7 +114,7 @@ func (s *Session) debuggeeEnded(r *run, e proc.Ending) {
 	s.recordEndingLocked(e)
 	live := s.state == StatePaused || s.state == StateRunning
 	if live {
-		s.programEndedLocked(s.endCauseLocked())
+		s.programEndedLocked(r, s.endCauseLocked())
 	}
 	s.mu.Unlock()
 	if live {

@@ -76,8 +76,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 			s.recordEndingLocked(e)
 		}
 		if s.r == r && s.state != StateStopped && s.state != StateError {
-			s.noteNeverBoundLocked(r)
-			s.programEndedLocked(s.endCauseLocked())
+			s.programEndedLocked(r, s.endCauseLocked())
 		}
 		s.mu.Unlock()
 		// The adapter is done with this program: say goodbye so it exits,
@@ -246,8 +245,7 @@ func (s *Session) connectionEnded(r *run) {
 		case r.closing.Load():
 			s.setStateLocked(StateStopped, "disconnected from the debug adapter")
 		case r.conn.Quirks.NoTerminatedEvent:
-			s.noteNeverBoundLocked(r)
-			s.programEndedLocked(s.endCauseLocked())
+			s.programEndedLocked(r, s.endCauseLocked())
 		default:
 			s.setStateLocked(StateError, fmt.Sprintf("the debug adapter ended unexpectedly (%v)", r.client.Err()))
 		}

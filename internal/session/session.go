@@ -224,9 +224,10 @@ func (s *Session) setStateLocked(st State, cause string) {
 	s.bumpLocked()
 }
 
-// programEndedLocked records that the program ended on its own. s.mu is
-// held.
-func (s *Session) programEndedLocked(cause string) {
+// programEndedLocked records that the program of run r ended on its own,
+// and marks r's function breakpoints that never bound. s.mu is held.
+func (s *Session) programEndedLocked(r *run, cause string) {
+	s.noteNeverBoundLocked(r)
 	s.stop = nil
 	s.setStateLocked(StateStopped, cause)
 	s.endUnseen = true
