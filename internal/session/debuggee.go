@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
@@ -83,6 +84,26 @@ func (r *run) debuggeeEnding() (proc.Ending, bool) {
 	w := r.debuggeeWatcher()
 	if w == nil {
 		return proc.Ending{}, false
+	}
+	return w.Ended()
+}
+
+// endingGrace bounds how long a terminated event waits for the watcher: a
+// killed program's connections close (and the adapter says terminated)
+// before the kernel has finished the process, so at that moment the
+// watcher may not know the signal yet.
+const endingGrace = 500 * time.Millisecond
+
+// debuggeeEndingSoon is debuggeeEnding, waiting up to endingGrace for an
+// end that is under way.
+func (r *run) debuggeeEndingSoon() (proc.Ending, bool) {
+	w := r.debuggeeWatcher()
+	if w == nil {
+		return proc.Ending{}, false
+	}
+	select {
+	case <-w.Done():
+	case <-time.After(endingGrace):
 	}
 	return w.Ended()
 }

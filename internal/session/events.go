@@ -70,7 +70,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 	case "terminated":
 		// Adapters without exited events (the built-in ones) leave how the
 		// program ended to its watcher.
-		e, ended := r.debuggeeEnding()
+		e, ended := r.debuggeeEndingSoon()
 		s.mu.Lock()
 		if ended && s.r == r {
 			s.recordEndingLocked(e)
