@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
@@ -142,22 +143,24 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	}
 	bp := res.Breakpoint
 	msg := bp.Message
+	// The answer has the whole path in file; the message names the file.
+	where := filepath.Base(bp.File)
 	switch {
 	case len(bp.Collect) > 0:
-		msg = fmt.Sprintf("Tracepoint %d at %s:%d collects %s at each hit without stopping the agent; read them with get_trace.", bp.ID, bp.File, bp.Line, strings.Join(bp.Collect, ", "))
+		msg = fmt.Sprintf("Tracepoint %d at %s:%d collects %s at each hit without stopping the agent; read them with get_trace.", bp.ID, where, bp.Line, strings.Join(bp.Collect, ", "))
 		if bp.TraceMode == session.TraceByStopping {
 			msg += " This adapter cannot interpolate logpoints, so the server stops, evaluates and continues at each hit (costMs in each entry)."
 		}
 	case bp.Verified && a.LogMessage != "":
-		msg = fmt.Sprintf("Logpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
+		msg = fmt.Sprintf("Logpoint %d at %s:%d.", bp.ID, where, bp.Line)
 	case bp.Verified && bp.Locations > 1:
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d, at %d locations: the line compiles to %d places, each of which stops; a step from one of them goes past the others.", bp.ID, bp.File, bp.Line, bp.Locations, bp.Locations)
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d, at %d locations: the line compiles to %d places, each of which stops; a step from one of them goes past the others.", bp.ID, where, bp.Line, bp.Locations, bp.Locations)
 	case bp.Verified:
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d.", bp.ID, bp.File, bp.Line)
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d.", bp.ID, where, bp.Line)
 	case msg == "":
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified by the debugger yet.", bp.ID, bp.File, bp.Line)
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified by the debugger yet.", bp.ID, where, bp.Line)
 	default:
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified: %s.", bp.ID, bp.File, bp.Line, strings.TrimSuffix(msg, "."))
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified: %s.", bp.ID, where, bp.Line, strings.TrimSuffix(msg, "."))
 	}
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,

@@ -27,7 +27,6 @@ type startArgs struct {
 }
 
 type runData struct {
-	Message               string            `json:"message,omitempty"`
 	Reason                string            `json:"reason,omitempty"`
 	StopOnEntrySuccessful *bool             `json:"stopOnEntrySuccessful,omitempty"`
 	BreakpointsReapplied  *int              `json:"breakpointsReapplied,omitempty"`
@@ -193,7 +192,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		return nil, err
 	}
 	res := runResultOf(started.Snapshot, "Started "+filepath.Base(spec.Program)+".")
-	res.Data = &runData{Message: res.Message, Reason: res.StopReason}
+	res.Data = &runData{Reason: res.StopReason}
 	if stopOnEntry {
 		ok := res.StopReason == "entry" || res.StopReason == "step" || (res.State == session.StatePaused && res.StopReason != "exception")
 		res.Data.StopOnEntrySuccessful = &ok
@@ -254,7 +253,7 @@ func (s *Server) restartDebugging(ctx context.Context, a *runControlArgs) (*runR
 	}
 	res := runResultOf(started.Snapshot, "Restarted.")
 	n := started.BreakpointsApplied
-	res.Data = &runData{Message: res.Message, Reason: res.StopReason, BreakpointsReapplied: &n, OutputReset: true}
+	res.Data = &runData{Reason: res.StopReason, BreakpointsReapplied: &n, OutputReset: true}
 	res.Warning = unverifiedWarning(sess)
 	return res.shape(a.shapeArgs), nil
 }
@@ -306,7 +305,7 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 		target = fmt.Sprintf("process %d", a.ProcessID)
 	}
 	res := runResultOf(started.Snapshot, "Attached to "+target+".")
-	res.Data = &runData{Message: res.Message, AttachConfig: started.Arguments}
+	res.Data = &runData{AttachConfig: started.Arguments}
 	return res, nil
 }
 

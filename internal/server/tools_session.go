@@ -175,7 +175,7 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 		SessionID: sess.ID,
 		Language:  sess.Language.ID,
 		Name:      sess.Name(),
-		Message:   fmt.Sprintf("Created %s debug session %s. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName, sess.ID),
+		Message:   fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
 	}
 	if a.Port > 0 {
 		start, err := sess.Attach(ctx, session.AttachSpec{Host: a.Host, Port: int(a.Port), BreakOnExceptions: session.BreakUncaught}, session.WaitOptions{Timeout: millis(a.Timeout)})
