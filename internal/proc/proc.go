@@ -263,22 +263,35 @@ func scan() map[int]procStat {
 
 var errGone = errors.New("proc: no such live process")
 
-// statOf reads a live process's parent and group from /proc/PID/stat.
-func statOf(pid int) (procStat, error) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+// statFields reads a stat file (/proc/PID/stat, /proc/PID/task/TID/stat)
+// and returns its fields from the third on: field 3 (the state) is f[0],
+// so field N is f[N-3]. At least min of them must be there.
+func statFields(path string, min int) ([]string, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return procStat{}, err
+		return nil, err
 	}
 	// The command name is in parentheses and may contain anything.
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
+		return nil, fmt.Errorf("%w: %s", errMalformed, path)
 	}
-	// Field 3 (state) is f[0], so field N is f[N-3].
 	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return procStat{}, fmt.Errorf("proc: malformed stat of %d", pid)
+	if len(f) < min {
+		return nil, fmt.Errorf("%w: %s", errMalformed, path)
+	}
+	return f, nil
+}
+
+// errMalformed is a stat file that does not read as one.
+var errMalformed = errors.New("proc: malformed stat")
+
+// statOf reads a live process's parent and group from /proc/PID/stat.
+func statOf(pid int) (procStat, error) {
+	f, err := statFields(filepath.Join("/proc", strconv.Itoa(pid), "stat"), 20)
+	if err != nil {
+		return procStat{}, err
 	}
 	if f[0] == "Z" || f[0] == "X" {
 		return procStat{}, errGone

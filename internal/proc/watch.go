@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -227,17 +226,8 @@ func pidfdExitStatus(fd int) (syscall.WaitStatus, bool) {
 // zombieStatus reads the wait status of an unreaped process (field 52 of
 // /proc/PID/stat). The pid cannot have been reused: a zombie holds it.
 func zombieStatus(pid int) (syscall.WaitStatus, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 50 || f[0] != "Z" {
+	f, err := statFields(filepath.Join("/proc", strconv.Itoa(pid), "stat"), 50)
+	if err != nil || f[0] != "Z" {
 		return 0, false
 	}
 	code, err := strconv.Atoi(f[49])
@@ -256,16 +246,14 @@ func allThreadsZombies(pid int) bool {
 		return false
 	}
 	for _, t := range tasks {
-		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 || i+3 >= len(s) {
+		f, err := statFields(filepath.Join(dir, t.Name(), "stat"), 1)
+		if errors.Is(err, errMalformed) {
 			return false
 		}
-		if state := s[i+2]; state != 'Z' && state != 'X' {
+		if err != nil {
+			continue // the thread went between the listing and the read
+		}
+		if f[0] != "Z" && f[0] != "X" {
 			return false
 		}
 	}

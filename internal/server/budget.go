@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,8 +33,9 @@ func budgetOf(maxBytes Int) int {
 	return int(maxBytes)
 }
 
+// sizeOf is how many bytes v takes in an answer, encoded as answers are.
 func sizeOf(v any) int {
-	b, err := json.Marshal(v)
+	b, err := marshalAnswer(v)
 	if err != nil {
 		return 0
 	}

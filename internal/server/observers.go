@@ -136,7 +136,7 @@ func (s *Server) refuse(client, tool, sessionID string) *mcp.CallToolResult {
 	if err == nil {
 		return nil
 	}
-	body, _ := json.Marshal(failure{Error: err.Error(), Hint: foreignHint})
+	body, _ := marshalAnswer(failure{Error: err.Error(), Hint: foreignHint})
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
 		StructuredContent: json.RawMessage(body),
