@@ -120,15 +120,22 @@ func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
 		return
 	}
 	st.frames = stack.StackFrames
-	st.depth = len(st.frames)
-	if st.depth == prefetchFrames && stack.TotalFrames > st.depth {
-		st.depth = stack.TotalFrames
-	}
+	st.depth = stackDepth(stack)
 	st.depthKnown = len(st.frames) < prefetchFrames || (stack.TotalFrames >= len(st.frames) && !r.conn.Quirks.TotalFramesEstimated)
 	renameFrames(st.frames, r.conn.Quirks)
 	if st.Reason == "exception" {
 		st.top = raisingFrame(st.frames, r.conn.Quirks)
 	}
+}
+
+// stackDepth is how deep the stack of a first page of prefetchFrames frames
+// is, as far as the adapter says (TotalFramesEstimated: maybe a guess).
+func stackDepth(stack dap.StackTraceResponseBody) int {
+	depth := len(stack.StackFrames)
+	if depth == prefetchFrames && stack.TotalFrames > depth {
+		depth = stack.TotalFrames
+	}
+	return depth
 }
 
 // maxCountedFrames bounds the stack countFrames walks.

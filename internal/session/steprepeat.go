@@ -68,11 +68,7 @@ func (s *Session) repeatStep(r *run, st *Stop, o *stepOrigin, kind string) bool 
 		return false
 	}
 	top := stack.StackFrames[0]
-	depth := len(stack.StackFrames)
-	if depth == prefetchFrames && stack.TotalFrames > depth {
-		depth = stack.TotalFrames
-	}
-	if top.Source == nil || top.Line != o.line || !samePath(top.Source.Path, o.path) || depth != o.depth {
+	if top.Source == nil || top.Line != o.line || !samePath(top.Source.Path, o.path) || stackDepth(stack) != o.depth {
 		return false
 	}
 	s.mu.Lock()
