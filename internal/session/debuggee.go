@@ -121,9 +121,16 @@ func (s *Session) checkDebuggee() {
 	}
 }
 
+// adapterEndGrace is how long a program that ended while running leaves
+// its adapter to report the end itself: the adapter forwards the
+// program's last output, then exited and terminated, after the process is
+// gone (lldb-dap's came after our watcher's wake-up, and ending the run
+// then lost the output).
+const adapterEndGrace = 2 * time.Second
+
 // debuggeeEnded records how the program ended and, if the session still
 // thinks it paused or running, ends the session's run: the adapter may
-// never notice.
+// never notice (a program killed while paused under Delve).
 func (s *Session) debuggeeEnded(r *run, e proc.Ending) {
 	s.mu.Lock()
 	// An end we caused (close, detach, restart) is reported by whoever
@@ -133,7 +140,17 @@ func (s *Session) debuggeeEnded(r *run, e proc.Ending) {
 		return
 	}
 	s.recordEndingLocked(e)
-	live := s.state == StatePaused || s.state == StateRunning
+	running := s.state == StateRunning
+	s.mu.Unlock()
+	if running {
+		select {
+		case <-r.done:
+			return
+		case <-time.After(adapterEndGrace):
+		}
+	}
+	s.mu.Lock()
+	live := s.r == r && !r.closing.Load() && (s.state == StatePaused || s.state == StateRunning)
 	if live {
 		s.programEndedLocked(r, s.endCauseLocked())
 	}
