@@ -207,6 +207,11 @@ type Connection struct {
 	Event func(ctx context.Context, ev dap.Event)
 	// Command is the adapter's command line, for logs and dry runs.
 	Command []string
+	// Runtime says, in one line, which interpreter, runtime or class path
+	// runs the program and why it was chosen ("python: .venv/bin/python
+	// (project venv)"); the agent sees it in the start and test answers,
+	// so a program run by the wrong environment is noticed at once.
+	Runtime string
 	// Output lists streams of program output that do not come as DAP
 	// output events (rdbg leaves the program's stdout and stderr on its
 	// own). The session records each, line by line, under its category

@@ -35,6 +35,9 @@ type runData struct {
 	AttachConfig          map[string]any    `json:"attachConfig,omitempty"`
 	LaunchRequest         map[string]any    `json:"launchRequest,omitempty"`
 	AdapterCommand        []string          `json:"adapterCommand,omitempty"`
+	// Runtime names the interpreter or runtime that runs the program and
+	// why it was chosen.
+	Runtime string `json:"runtime,omitempty"`
 	// OutputReset: the output of earlier runs was cleared (restart), and
 	// get_output from 0 reads this run's.
 	OutputReset bool `json:"outputReset,omitempty"`
@@ -184,7 +187,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 			Success:  true,
 			Message:  "Dry run: nothing was started. data shows the adapter command and the launch request.",
 			Snapshot: session.Snapshot{State: sess.State()},
-			Data:     &runData{AdapterCommand: plan.Command, LaunchRequest: plan.Arguments},
+			Data:     &runData{AdapterCommand: plan.Command, LaunchRequest: plan.Arguments, Runtime: plan.Runtime},
 		}, nil
 	}
 	started, err := sess.Start(ctx, spec, waitOpts(a.WaitForStop, a.Timeout))
@@ -192,7 +195,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		return nil, err
 	}
 	res := runResultOf(started.Snapshot, "Started "+filepath.Base(spec.Program)+".")
-	res.Data = &runData{Reason: res.StopReason}
+	res.Data = &runData{Reason: res.StopReason, Runtime: started.Runtime}
 	if stopOnEntry {
 		ok := res.StopReason == "entry" || res.StopReason == "step" || (res.State == session.StatePaused && res.StopReason != "exception")
 		res.Data.StopOnEntrySuccessful = &ok
@@ -253,7 +256,7 @@ func (s *Server) restartDebugging(ctx context.Context, a *runControlArgs) (*runR
 	}
 	res := runResultOf(started.Snapshot, "Restarted.")
 	n := started.BreakpointsApplied
-	res.Data = &runData{Reason: res.StopReason, BreakpointsReapplied: &n, OutputReset: true}
+	res.Data = &runData{Reason: res.StopReason, BreakpointsReapplied: &n, OutputReset: true, Runtime: started.Runtime}
 	res.Warning = unverifiedWarning(sess)
 	return res.shape(a.shapeArgs), nil
 }

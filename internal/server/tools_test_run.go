@@ -20,6 +20,7 @@ type debugTestArgs struct {
 
 type testInfo struct {
 	Runner  string `json:"runner"`
+	Runtime string `json:"runtime,omitempty"`
 	Failed  bool   `json:"failed"`
 	Passed  bool   `json:"passed,omitempty"`
 	Name    string `json:"name,omitempty"`
@@ -82,7 +83,7 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	return &debugTestResult{
 		runResult: *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
 		SessionID: sess.ID,
-		Test:      testInfo{Runner: res.Runner, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message},
+		Test:      testInfo{Runner: res.Runner, Runtime: res.Runtime, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message},
 	}, nil
 }
 

@@ -84,6 +84,8 @@ type StartResult struct {
 	// BreakpointsApplied counts the agent's breakpoints sent during the
 	// handshake (the server's own are not the agent's business).
 	BreakpointsApplied int
+	// Runtime is the adapter's Connection.Runtime.
+	Runtime string
 }
 
 func (s *Session) beginStartLocked() error {
@@ -368,7 +370,7 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	}
 	s.mu.Unlock()
 
-	res := &StartResult{Arguments: conn.Arguments, BreakpointsApplied: applied}
+	res := &StartResult{Arguments: conn.Arguments, BreakpointsApplied: applied, Runtime: conn.Runtime}
 	if !wait.Wait && !stopOnEntry {
 		res.Snapshot = s.snapshotNow(ctx)
 		return res, nil

@@ -19,6 +19,8 @@ import (
 type TestResult struct {
 	Snapshot *Snapshot
 	Runner   string
+	// Runtime says which environment ran the tests (StartResult.Runtime).
+	Runtime string
 	// Failed: the program stopped at a failure (an exception, a failed
 	// assertion, a test marked failed).
 	Failed bool
@@ -62,7 +64,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		return nil, err
 	}
 	snap := started.Snapshot
-	res := &TestResult{Snapshot: snap, Runner: plan.Runner}
+	res := &TestResult{Snapshot: snap, Runner: plan.Runner, Runtime: started.Runtime}
 	switch snap.State {
 	case StateStopped:
 		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0
