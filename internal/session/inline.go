@@ -57,9 +57,8 @@ func inlineValue(ctx context.Context, r *run, value string, ref int) (string, bo
 			// An adapter may answer with every child, count or not.
 			break
 		}
-		if e.Value == "" || e.Value == e.Type {
-			// A struct without a summary shows as its type name
-			// (lldb-dap): a list of those says nothing the count does not.
+		if namesOnlyItsType(e.Value, e.Type) {
+			// A list of those says nothing the count does not.
 			return value, false
 		}
 		// Masked one by one: a credential cut short would no longer
@@ -73,4 +72,19 @@ func inlineValue(ctx context.Context, r *run, value string, ref int) (string, bo
 		more = ", …"
 	}
 	return fmt.Sprintf("%s [%s%s]", value, strings.Join(shown, ", "), more), true
+}
+
+// namesOnlyItsType reports whether value, a struct's without a summary,
+// says no more than its type: lldb-dap 22 shows such a struct as its type
+// name ("Shape"), lldb-dap 19 as the name and its address
+// ("Shape @ 0x55555556deb0").
+func namesOnlyItsType(value, typ string) bool {
+	if value == "" || value == typ {
+		return true
+	}
+	addr, ok := strings.CutPrefix(value, typ+" @ 0x")
+	if !ok || addr == "" {
+		return false
+	}
+	return strings.Trim(addr, "0123456789abcdefABCDEF") == ""
 }
