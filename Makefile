@@ -40,6 +40,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadFrame -fuzztime 60s ./internal/dap/
 	$(GO) test -run '^$$' -fuzz FuzzDecodePacket -fuzztime 60s ./internal/jdwp/
 	$(GO) test -run '^$$' -fuzz FuzzLineFraming -fuzztime 60s ./internal/stdio/
+	$(GO) test -run '^$$' -fuzz FuzzToolArguments -fuzztime 60s ./internal/server/
 
 clean:
 	rm -rf bin
