@@ -1,0 +1,91 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// Integration tests: programs that belong to a project (a Bundler bundle,
+// a Go module or workspace, a Cargo workspace, a Makefile) run the way the
+// project says, and the answers name the runtime chosen and why.
+
+// projectCopy copies the project testdata/<rel> into a temporary
+// directory, so that what its tools write (Gemfile.lock, target/, built
+// binaries) stays out of the repository.
+func projectCopy(t *testing.T, rel string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(rel))
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(repoRoot(t), "testdata", rel))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// wantRuntime checks that an answer's runtime line names every part of want.
+func wantRuntime(t *testing.T, runtime string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(runtime, w) {
+			t.Fatalf("runtime %q does not say %q", runtime, w)
+		}
+	}
+}
+
+// TestRubyGemfileRunsUnderBundler: a program beside a Gemfile runs with
+// its bundle set up, so a gem only the bundle provides (a path: gem) is
+// loaded, breakpoints hit, locals read, and the answer says Bundler.
+func TestRubyGemfileRunsUnderBundler(t *testing.T) {
+	testenv.RequireTool(t, "apt-get install -y ruby-bundler", "bundle")
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	dir := projectCopy(t, "ruby/bundled")
+	src := filepath.Join(dir, "app.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 5})
+
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 5)
+	if l := snap.vars("locals"); l["message"] != `"hello, ada"` {
+		t.Fatalf("locals: %v", l)
+	}
+	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", "Bundler", filepath.Join(dir, "Gemfile"))
+	gem := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": `Gem.loaded_specs["greeter"].full_gem_path`})
+	if want := `"` + filepath.Join(dir, "vendor", "greeter") + `"`; gem.str("result") != want {
+		t.Fatalf("the bundle's gem: %v, want %s", gem, want)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("the program should end (exit 0): %v", end)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(out, "hello, ada\n") {
+		t.Fatalf("program output: %q", out)
+	}
+}
+
+// TestRubyGemfileWithAMissingGemFailsWithBundlersMessage: a Gemfile naming
+// a gem that is not installed fails the launch with Bundler's own words.
+func TestRubyGemfileWithAMissingGemFailsWithBundlersMessage(t *testing.T) {
+	testenv.RequireTool(t, "apt-get install -y ruby-bundler", "bundle")
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	dir := projectCopy(t, "ruby/bundled")
+	gemfile := "source \"https://rubygems.org\"\ngem \"mcp_debugger_absent_gem\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "Gemfile"), []byte(gemfile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(dir, "app.rb")},
+		"Could not find gem 'mcp_debugger_absent_gem'")
+}
+
+// TestRubyWithoutGemfileSaysSo: a lone script runs with plain ruby, and the
+// answer says there was no Gemfile.
+func TestRubyWithoutGemfileSaysSo(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	snap := h.stopAt(id, src, 12, src)
+	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", "(no Gemfile)")
+}
