@@ -89,3 +89,39 @@ func TestRubyWithoutGemfileSaysSo(t *testing.T) {
 	snap := h.stopAt(id, src, 12, src)
 	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", "(no Gemfile)")
 }
+
+// TestGoFileOfAModuleSubpackageBuildsItsPackage: main.go of cmd/app, two
+// levels under its go.mod, with a second file in its package: the whole
+// package is built in its module, and the answer names the module.
+func TestGoFileOfAModuleSubpackageBuildsItsPackage(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	root := goProgram(t, "modproj")
+	src := filepath.Join(root, "cmd", "app", "main.go")
+	snap := h.stopAt(id, src, 12, src)
+	if l := snap.vars("locals"); l["total"] != "7" {
+		t.Fatalf("locals: %v", l)
+	}
+	wantRuntime(t, snap.obj("data").str("runtime"), "go: module example.com/shop at "+root+" (go.mod)", ", go1.")
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("the program should end (exit 0): %v", end)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(out, "total 7\n") {
+		t.Fatalf("program output: %q", out)
+	}
+}
+
+// TestGoWorkspaceModuleSeesItsWorkspace: a module of a go.work workspace
+// imports another of its modules (no replace, no require): it builds, a
+// breakpoint in the other module hits, and the answer names the go.work.
+func TestGoWorkspaceModuleSeesItsWorkspace(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("go")
+	root := goProgram(t, "workspace")
+	snap := h.stopAt(id, filepath.Join(root, "lib", "lib.go"), 8, filepath.Join(root, "app", "main.go"))
+	if l := snap.vars("locals"); l["s"] != `"hi"` {
+		t.Fatalf("locals in lib.Shout: %v", l)
+	}
+	wantRuntime(t, snap.obj("data").str("runtime"), "go: module example.com/app at "+filepath.Join(root, "app"), "workspace "+filepath.Join(root, "go.work"))
+}
