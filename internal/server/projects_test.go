@@ -2,6 +2,7 @@ package server
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,4 +125,82 @@ func TestGoWorkspaceModuleSeesItsWorkspace(t *testing.T) {
 		t.Fatalf("locals in lib.Shout: %v", l)
 	}
 	wantRuntime(t, snap.obj("data").str("runtime"), "go: module example.com/app at "+filepath.Join(root, "app"), "workspace "+filepath.Join(root, "go.work"))
+}
+
+// TestRustWorkspaceMemberIsBuiltAndRun: main.rs of one member of a Cargo
+// workspace that has two binaries: that member is built and run, a
+// breakpoint in another member (its library) hits, and the answer names
+// the package and the workspace.
+func TestRustWorkspaceMemberIsBuiltAndRun(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	root := projectCopy(t, "native/rustws")
+	snap := h.stopAt(id, filepath.Join(root, "crates", "util", "src", "lib.rs"), 6, filepath.Join(root, "crates", "app", "src", "main.rs"))
+	if l := snap.vars("locals"); l["total"] != "7" {
+		t.Fatalf("locals in util::sum: %v", l)
+	}
+	wantRuntime(t, snap.obj("data").str("runtime"), "rust: cargo package app (bin app), workspace "+root)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("the program should end (exit 0): %v", end)
+	}
+	if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(out, "app total 7") || strings.Contains(out, "tool ran") {
+		t.Fatalf("program output (app's, not tool's): %q", out)
+	}
+}
+
+// TestNativeMakefileProjectDebugsTheBuiltBinary: a two-file C project
+// built by its own Makefile (the agent builds, we debug): a breakpoint in
+// the second file hits, and the answer says the binary runs as given.
+func TestNativeMakefileProjectDebugsTheBuiltBinary(t *testing.T) {
+	make := testenv.RequireTool(t, "apt-get install -y make", "make")
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	root := projectCopy(t, "native/makeproj")
+	if out, err := exec.Command(make, "-C", root).CombinedOutput(); err != nil {
+		t.Fatalf("make: %v\n%s", err, out)
+	}
+	bin := filepath.Join(root, "shop")
+	snap := h.stopAt(id, filepath.Join(root, "price.c"), 5, bin)
+	if l := snap.vars("locals"); l["n"] != "2" {
+		t.Fatalf("locals in total: %v", l)
+	}
+	wantRuntime(t, snap.obj("data").str("runtime"), "c: the binary "+bin+" as given")
+}
+
+// TestNativeFileOfAMakefileProjectSaysToBuildIt: a source file of a
+// Makefile project does not link alone; the error says to build with the
+// project's Makefile and pass the binary.
+func TestNativeFileOfAMakefileProjectSaysToBuildIt(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	root := projectCopy(t, "native/makeproj")
+	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(root, "main.c")},
+		"built by "+filepath.Join(root, "Makefile"))
+}
+
+// TestDebugTestAnswersNameTheRuntime: debug_test's answer says what ran
+// the tests, for Go (the module), Ruby (the ruby, no Gemfile) and Rust
+// (the cargo package and its workspace).
+func TestDebugTestAnswersNameTheRuntime(t *testing.T) {
+	for _, c := range []struct {
+		language, path string
+		want           []string
+	}{
+		{"go", goProgram(t, "failing", "cart_test.go"), []string{"go: module ", "at " + goProgram(t, "failing") + " (go.mod)"}},
+		{"ruby", rubyProgram(t, "test_cart.rb"), []string{"ruby: ", "(no Gemfile)"}},
+		{"rust", nativeProgram(t, "rustfail", "src", "lib.rs"), []string{"rust: cargo test, package rustfail, workspace " + nativeProgram(t, "rustfail")}},
+	} {
+		t.Run(c.language, func(t *testing.T) {
+			if c.language == "rust" {
+				testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+			}
+			h := newHarness(t)
+			h.sessionFor(c.language)
+			res := h.ok("debug_test", map[string]any{"language": c.language, "path": c.path})
+			wantRuntime(t, res.obj("test").str("runtime"), c.want...)
+		})
+	}
 }
