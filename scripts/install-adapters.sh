@@ -64,6 +64,13 @@ for lang in "${want[@]}"; do
         echo "ruby: installing ruby (with the debug gem's rdbg)"
         apt_install ruby
       fi
+      # A program beside a Gemfile runs under Bundler (ruby -rbundler/setup).
+      if ruby -e 'require "bundler"' >/dev/null 2>&1; then
+        echo "ruby: bundler present"
+      else
+        echo "ruby: installing ruby-bundler"
+        apt_install ruby-bundler
+      fi
       ;;
     node)
       if command -v node >/dev/null; then

@@ -58,8 +58,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 	args := launchArguments(cfg, mode, program, output)
 	command := dapCommand(found.path)
+	runtime := runtimeOf(ctx, mode, program, dir)
 	if cfg.DryRun {
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: runtime}, nil
 	}
 	srv, err := startDAPServer(ctx, command, dir, log)
 	if err != nil {
@@ -74,6 +75,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		LaunchTimeout: launchTimeout,
 		Quirks:        quirks(functionNamer(mode, program)),
 		Command:       command,
+		Runtime:       runtime,
 		Output:        srv.output(),
 		// Delve sends no process event: its debuggee is the child running
 		// the binary it built (or was given).
@@ -85,9 +87,19 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}, nil
 }
 
+// runtimeOf names what runs the program: a binary given as it is, else
+// the module (and workspace) Go builds it in.
+func runtimeOf(ctx context.Context, mode, program, dir string) string {
+	if mode == modeExec {
+		return "go: the binary " + program + " as it is (not built by us)"
+	}
+	return runtimeLine(ctx, dir)
+}
+
 // modeOf decides Delve's mode from the path the agent gave: a package
 // directory or a .go file is built and debugged, a _test.go file means the
-// tests of its package, anything else executable is run as it is.
+// tests of its package, anything else executable is run as it is. A .go
+// file of a package is built with the rest of its package.
 func modeOf(path string) (mode, program string, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -99,7 +111,7 @@ func modeOf(path string) (mode, program string, err error) {
 	case strings.HasSuffix(path, "_test.go"):
 		return modeTest, filepath.Dir(path), nil
 	case strings.HasSuffix(path, ".go"):
-		return modeDebug, path, nil
+		return modeDebug, buildTarget(path), nil
 	case st.Mode()&0o111 != 0:
 		return modeExec, path, nil
 	}

@@ -39,7 +39,7 @@ func TestModeOf(t *testing.T) {
 	app := filepath.Join(root, "cmd", "app")
 	for _, c := range []struct{ path, mode, program string }{
 		{app, modeDebug, app},
-		{filepath.Join(app, "main.go"), modeDebug, filepath.Join(app, "main.go")},
+		{filepath.Join(app, "main.go"), modeDebug, app},
 		{filepath.Join(app, "app_test.go"), modeTest, app},
 		{filepath.Join(root, "app.bin"), modeExec, filepath.Join(root, "app.bin")},
 	} {
@@ -125,5 +125,27 @@ func TestFunctionNamer(t *testing.T) {
 	}
 	if functionNamer(modeExec, filepath.Join(root, "app.bin")) != nil {
 		t.Error("exec mode has no sources to read")
+	}
+}
+
+// TestModeOfScriptExcludedFromItsPackage: a //go:build ignore file is a
+// program of its own, built alone, not its directory's package.
+func TestModeOfScriptExcludedFromItsPackage(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.go": "package main\n\nfunc main() {}\n",
+		"gen.go":  "//go:build ignore\n\npackage main\n\nfunc main() {}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen := filepath.Join(dir, "gen.go")
+	if _, program, err := modeOf(gen); err != nil || program != gen {
+		t.Errorf("modeOf(gen.go) = %s %v, want the file itself", program, err)
+	}
+	if _, program, err := modeOf(filepath.Join(dir, "main.go")); err != nil || program != dir {
+		t.Errorf("modeOf(main.go) = %s %v, want its package %s", program, err, dir)
 	}
 }

@@ -205,41 +205,60 @@ type cargoPackage struct {
 type cargoMetadata struct {
 	Packages        []cargoPackage `json:"packages"`
 	TargetDirectory string         `json:"target_directory"`
+	WorkspaceRoot   string         `json:"workspace_root"`
 }
 
 // cargoBinary runs `cargo build` for the project's binary and returns its
-// path; cargo's messages are the error text, verbatim.
-func cargoBinary(ctx context.Context, t target) (string, error) {
-	out, err := runTool(ctx, t.path, "cargo", "metadata", "--no-deps", "--format-version", "1")
+// path and the runtime line naming the package and workspace; cargo's
+// messages are the error text, verbatim.
+func cargoBinary(ctx context.Context, t target) (bin, runtime string, err error) {
+	meta, err := readCargoMetadata(ctx, t.path)
 	if err != nil {
-		return "", fmt.Errorf("cargo metadata failed:\n%s", out)
+		return "", "", err
 	}
+	pkg, err := packageAt(meta, t.path)
+	if err != nil {
+		return "", "", err
+	}
+	bin, err = pickBin(pkg, t)
+	if err != nil {
+		return "", "", err
+	}
+	// -p names the member: in a workspace, cargo run from a member's
+	// directory picks it too, but a bin name may repeat across members.
+	if out, err := runTool(ctx, t.path, "cargo", "build", "-p", pkg.Name, "--bin", bin); err != nil {
+		return "", "", &adapter.BuildError{Command: "cargo build -p " + pkg.Name + " --bin " + bin + " in " + t.path, Output: out}
+	}
+	return filepath.Join(meta.TargetDirectory, "debug", bin), cargoRuntime(pkg.Name, bin, meta.WorkspaceRoot), nil
+}
+
+// readCargoMetadata is `cargo metadata --no-deps` run in dir.
+func readCargoMetadata(ctx context.Context, dir string) (cargoMetadata, error) {
 	var meta cargoMetadata
-	if err := json.Unmarshal([]byte(out), &meta); err != nil {
-		return "", fmt.Errorf("read cargo metadata: %w", err)
-	}
-	bin, err := pickBin(meta, t)
+	out, err := runTool(ctx, dir, "cargo", "metadata", "--no-deps", "--format-version", "1")
 	if err != nil {
-		return "", err
+		return meta, fmt.Errorf("cargo metadata failed:\n%s", out)
 	}
-	if out, err := runTool(ctx, t.path, "cargo", "build", "--bin", bin); err != nil {
-		return "", &adapter.BuildError{Command: "cargo build --bin " + bin + " in " + t.path, Output: out}
+	if err := json.Unmarshal([]byte(out), &meta); err != nil {
+		return meta, fmt.Errorf("read cargo metadata: %w", err)
 	}
-	return filepath.Join(meta.TargetDirectory, "debug", bin), nil
+	return meta, nil
+}
+
+// packageAt is the package whose Cargo.toml is in dir; in a workspace
+// the metadata lists every member.
+func packageAt(meta cargoMetadata, dir string) (*cargoPackage, error) {
+	for i := range meta.Packages {
+		if filepath.Dir(meta.Packages[i].ManifestPath) == dir {
+			return &meta.Packages[i], nil
+		}
+	}
+	return nil, fmt.Errorf("cargo metadata lists no package in %s", dir)
 }
 
 // pickBin chooses the binary target of the project's package: the only
 // one, the one whose source is the file the agent named, or default-run.
-func pickBin(meta cargoMetadata, t target) (string, error) {
-	var pkg *cargoPackage
-	for i := range meta.Packages {
-		if filepath.Dir(meta.Packages[i].ManifestPath) == t.path {
-			pkg = &meta.Packages[i]
-		}
-	}
-	if pkg == nil {
-		return "", fmt.Errorf("cargo metadata lists no package in %s", t.path)
-	}
+func pickBin(pkg *cargoPackage, t target) (string, error) {
 	var bins []string
 	for _, tg := range pkg.Targets {
 		for _, k := range tg.Kind {

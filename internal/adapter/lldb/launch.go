@@ -29,9 +29,12 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
-	program, err := a.program(ctx, t, cfg.DryRun)
+	program, runtime, err := a.program(ctx, t, cfg.DryRun)
 	if err != nil {
 		return nil, err
+	}
+	if r, ok := cfg.Extra[runtimeKey].(string); ok {
+		runtime = r
 	}
 	var initCommands []string
 	isRust := a.lang.ID == langRust || t.kind == kindCargo
@@ -42,34 +45,49 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	args := launchArguments(cfg, program, initCommands, panics)
 	command := []string{found.path}
 	if cfg.DryRun {
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: runtime}, nil
 	}
-	return start(command, "launch", args, cfg.Logger, launchTimeout, panics)
+	conn, err := start(command, "launch", args, cfg.Logger, launchTimeout, panics)
+	if err != nil {
+		return nil, err
+	}
+	conn.Runtime = runtime
+	return conn, nil
 }
 
+// runtimeKey is a launch argument of our own, set by TestPlan: the runtime
+// line of the test binary cargo built (its path alone cannot say which
+// package). It is not sent to lldb-dap.
+const runtimeKey = "mcpDebuggerRuntime"
+
 // program returns the binary to debug, building it first when t is
-// source. A dry run only names the binary a build would produce.
-func (a *Adapter) program(ctx context.Context, t target, dryRun bool) (string, error) {
+// source, and the runtime line that says so. A dry run only names the
+// binary a build would produce.
+func (a *Adapter) program(ctx context.Context, t target, dryRun bool) (bin, runtime string, err error) {
 	switch t.kind {
 	case kindBinary:
-		return t.path, nil
+		return t.path, fmt.Sprintf("%s: the binary %s as given (built by the agent)", a.lang.ID, t.path), nil
 	case kindC, kindCPP:
 		root, err := cacheRoot()
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
+		compiler := compilerFor(t.kind)
+		runtime := fmt.Sprintf("%s: %s %s %s (a lone file, built by mcp-debugger)", a.lang.ID, compiler, strings.Join(compileFlags, " "), t.path)
 		if dryRun {
-			return compiledPath(root, compilerFor(t.kind), t.path)
+			bin, err := compiledPath(root, compiler, t.path)
+			return bin, runtime, err
 		}
-		bin, _, err := compile(ctx, root, compilerFor(t.kind), t.path)
-		return bin, err
+		bin, _, err := compile(ctx, root, compiler, t.path)
+		return bin, runtime, withProjectHint(err, t.path)
 	case kindCargo:
 		if dryRun {
-			return guessCargoBinary(t.path)
+			bin, err := guessCargoBinary(t.path)
+			return bin, "rust: cargo project " + t.path + " (dry run: not built)", err
 		}
 		return cargoBinary(ctx, t)
 	}
-	return "", fmt.Errorf("unknown program kind %q", t.kind)
+	return "", "", fmt.Errorf("unknown program kind %q", t.kind)
 }
 
 // start runs lldb-dap on stdio.
@@ -138,6 +156,7 @@ func launchArguments(cfg adapter.LaunchConfig, program string, initCommands []st
 		args["initCommands"] = initCommands
 	}
 	maps.Copy(args, cfg.Extra)
+	delete(args, runtimeKey)
 	if panics {
 		withPanicBreakpoint(args)
 	}

@@ -140,7 +140,7 @@ func TestCompileErrorVerbatim(t *testing.T) {
 }
 
 func TestPickBin(t *testing.T) {
-	meta := func(defaultRun string, bins ...string) cargoMetadata {
+	meta := func(defaultRun string, bins ...string) *cargoPackage {
 		m := cargoMetadata{Packages: []cargoPackage{{Name: "pkg", ManifestPath: "/w/pkg/Cargo.toml", DefaultRun: defaultRun}}}
 		for _, b := range bins {
 			m.Packages[0].Targets = append(m.Packages[0].Targets, struct {
@@ -149,7 +149,11 @@ func TestPickBin(t *testing.T) {
 				SrcPath string   `json:"src_path"`
 			}{Name: b, Kind: []string{"bin"}, SrcPath: "/w/pkg/src/bin/" + b + ".rs"})
 		}
-		return m
+		pkg, err := packageAt(m, "/w/pkg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pkg
 	}
 	if b, err := pickBin(meta("", "one"), target{path: "/w/pkg"}); err != nil || b != "one" {
 		t.Errorf("single bin: %s %v", b, err)
@@ -165,6 +169,9 @@ func TestPickBin(t *testing.T) {
 	}
 	if _, err := pickBin(meta(""), target{path: "/w/pkg"}); err == nil {
 		t.Errorf("no bin target should fail")
+	}
+	if _, err := packageAt(cargoMetadata{Packages: []cargoPackage{{Name: "pkg", ManifestPath: "/w/pkg/Cargo.toml"}}}, "/w/other"); err == nil {
+		t.Errorf("a directory with no package of the metadata should fail")
 	}
 }
 

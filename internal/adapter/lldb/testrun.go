@@ -55,6 +55,10 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	if err != nil {
 		return nil, err
 	}
+	runtime, err := cargoTestRuntime(ctx, t.path)
+	if err != nil {
+		return nil, err
+	}
 	args := []string{"--nocapture", "--test-threads=1"}
 	if req.Name != "" {
 		args = append([]string{req.Name}, args...)
@@ -66,10 +70,25 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Args:              args,
 		Cwd:               t.path,
 		Env:               map[string]string{"RUST_BACKTRACE": "0"},
+		Extra:             map[string]any{runtimeKey: runtime},
 		BreakOnExceptions: "uncaught",
 		TestFrame:         func(_, path string) bool { return strings.HasPrefix(path, root) },
 		FailureOutput:     testPanicLine,
 	}, nil
+}
+
+// cargoTestRuntime names the package whose tests cargo built, and its
+// workspace: "rust: cargo test, package app, workspace /p".
+func cargoTestRuntime(ctx context.Context, dir string) (string, error) {
+	meta, err := readCargoMetadata(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	pkg, err := packageAt(meta, dir)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("rust: cargo test, package %s, workspace %s", pkg.Name, meta.WorkspaceRoot), nil
 }
 
 // pickTestBinary chooses among the test binaries cargo built: the one built

@@ -63,7 +63,15 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
-	command := launchCommand(found, ruby, append([]string{helper}, requires...), cfg.Program, cfg.Args)
+	preload := append([]string{helper}, requires...)
+	env := cfg.Env
+	gemfile := gemfileFor(cfg.Program, cfg.Env)
+	if gemfile != "" {
+		preload = append([]string{bundlerHelperPath()}, preload...)
+		env = withGemfile(cfg.Env, gemfile)
+	}
+	command := launchCommand(found, ruby, preload, cfg.Program, cfg.Args)
+	runtime := runtimeLine(ruby, rubyVersion(ctx, ruby), gemfile)
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = filepath.Dir(cfg.Program)
@@ -77,12 +85,17 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	mapPaths(args)
 	d := dialectOf(found.version)
 	if cfg.DryRun {
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: runtime}, nil
 	}
 	if err := writeFile(helper, syncHelper); err != nil {
 		return nil, err
 	}
-	srv, err := spawn(ctx, command, cwd, cfg.Env, log)
+	if gemfile != "" {
+		if err := writeFile(bundlerHelperPath(), bundlerHelper); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := spawn(ctx, command, cwd, env, log)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +115,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		// event.
 		DebuggeePid: srv.p.Pid,
 		Command:     command,
+		Runtime:     runtime,
 		Cleanup:     srv.close,
 	}, nil
 }
@@ -193,6 +207,11 @@ func helperPath() string {
 		dir = os.TempDir()
 	}
 	return filepath.Join(dir, "mcp-debugger", "ruby", "mcp_debugger_sync.rb")
+}
+
+// bundlerHelperPath is where bundlerHelper lives, beside the sync helper.
+func bundlerHelperPath() string {
+	return filepath.Join(filepath.Dir(helperPath()), "mcp_debugger_bundler.rb")
 }
 
 // writeFile writes one of our Ruby helpers unless it is already there as

@@ -1,0 +1,1 @@
+int total(const int *prices, int n);

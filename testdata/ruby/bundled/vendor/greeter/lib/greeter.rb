@@ -1,0 +1,5 @@
+module Greeter
+  def self.greet(name)
+    "hello, #{name}"
+  end
+end
