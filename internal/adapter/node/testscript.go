@@ -187,22 +187,23 @@ var defaultTestFile = regexp.MustCompile(`(^|/)(test/.*|[^/]*[._-]test|test-[^/]
 
 // testFilesIn lists the test files the script runs that lie in dir.
 func (s *testScript) testFilesIn(dir string) ([]string, error) {
-	patterns := []*regexp.Regexp{}
+	var runs []func(rel string) bool
 	var files []string
 	for _, p := range s.paths {
 		abs := filepath.Join(s.dir, p)
-		if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		st, err := os.Stat(abs)
+		switch {
+		case err == nil && !st.IsDir():
 			files = append(files, abs)
-			continue
-		} else if err == nil {
-			rel := filepath.ToSlash(strings.TrimPrefix(p, "./"))
-			patterns = append(patterns, regexp.MustCompile("^"+regexp.QuoteMeta(strings.TrimSuffix(rel, "/"))+"/(.*/)?"+strings.TrimPrefix(defaultTestFile.String(), `(^|/)`)))
-			continue
+		case err == nil:
+			prefix := filepath.ToSlash(strings.TrimPrefix(filepath.Clean(p), "./")) + "/"
+			runs = append(runs, func(rel string) bool { return strings.HasPrefix(rel, prefix) && defaultTestFile.MatchString(rel) })
+		default:
+			runs = append(runs, globPattern(p).MatchString)
 		}
-		patterns = append(patterns, globPattern(p))
 	}
 	if len(s.paths) == 0 {
-		patterns = append(patterns, defaultTestFile)
+		runs = append(runs, defaultTestFile.MatchString)
 	}
 	err := filepath.WalkDir(s.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -215,11 +216,8 @@ func (s *testScript) testFilesIn(dir string) ([]string, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(s.dir, path)
-		for _, p := range patterns {
-			if p.MatchString(filepath.ToSlash(rel)) {
-				files = append(files, path)
-				break
-			}
+		if slices.ContainsFunc(runs, func(run func(string) bool) bool { return run(filepath.ToSlash(rel)) }) {
+			files = append(files, path)
 		}
 		return nil
 	})
