@@ -195,15 +195,7 @@ test("gold tier pays 90", () => {
 func TestNodeProjectTypeScriptWithTsxFromNpm(t *testing.T) {
 	testenv.RequireAdapter(t, "typescript")
 	project := t.TempDir()
-	for name, text := range tsxProject {
-		path := filepath.Join(project, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeProject(t, project, tsxProject)
 	npmInstall(t, project, "tsx")
 	tsx := filepath.Join(project, "node_modules", "tsx")
 
@@ -244,4 +236,64 @@ func TestNodeProjectTypeScriptWithTsxFromNpm(t *testing.T) {
 			t.Errorf("data.runtime should name the project's tsx: %q", rt)
 		}
 	})
+}
+
+// writeProject writes files (relative name to text) under dir.
+func writeProject(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestNodeProjectNvmNode22RunsTheProjectsTsx: a real Node 22 (the npm
+// registry's node@22) in an nvm layout, chosen by the project's .nvmrc
+// over PATH's node, runs the project's .ts with its tsx, not with Node 22's
+// own type stripping, which refuses the project's enum.
+func TestNodeProjectNvmNode22RunsTheProjectsTsx(t *testing.T) {
+	testenv.RequireAdapter(t, "typescript")
+	download := t.TempDir()
+	npmInstall(t, download, "node@22")
+	node22 := filepath.Join(download, "node_modules", "node", "bin", "node")
+	out, err := exec.Command(node22, "--version").Output()
+	if err != nil {
+		t.Fatalf("%s --version: %v", node22, err)
+	}
+	version := strings.TrimSpace(string(out))
+	nvm := t.TempDir()
+	t.Setenv("NVM_DIR", nvm)
+	t.Setenv("FNM_DIR", t.TempDir())
+	t.Setenv("VOLTA_HOME", t.TempDir())
+	pinned := filepath.Join(nvm, "versions", "node", version, "bin", "node")
+	if err := os.MkdirAll(filepath.Dir(pinned), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(node22, pinned); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	writeProject(t, project, tsxProject)
+	writeProject(t, project, map[string]string{".nvmrc": "22\n"})
+	npmInstall(t, project, "tsx")
+
+	h := newHarness(t)
+	id := h.sessionFor("typescript")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": filepath.Join(project, "src/price.ts"), "line": 5})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(project, "src/main.ts")})
+	wantStop(t, snap, "breakpoint", 5)
+	rt := snap.obj("data").str("runtime")
+	for _, want := range []string{"node: " + pinned + " (", ".nvmrc 22: nvm's " + version, ".ts run by tsx from " + filepath.Join(project, "node_modules", "tsx")} {
+		if !strings.Contains(rt, want) {
+			t.Errorf("data.runtime %q should contain %q", rt, want)
+		}
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "process.version"}); ev.str("result") != `"`+version+`"` {
+		t.Errorf("the program should run on %s: %v", version, ev)
+	}
 }
