@@ -114,7 +114,7 @@ type versionManager struct {
 // $FNM_DIR/node-versions/v22.11.0/installation/bin/node, volta's
 // $VOLTA_HOME/tools/image/node/22.11.0/bin/node.
 var managers = []versionManager{
-	{name: "nvm", roots: func() []string { return envOrHome("NVM_DIR", ".nvm") }, versions: "versions/node", bin: "bin/node"},
+	{name: "nvm", roots: nvmRoots, versions: "versions/node", bin: "bin/node"},
 	{name: "fnm", roots: fnmRoots, versions: "node-versions", bin: "installation/bin/node"},
 	{name: "volta", roots: func() []string { return envOrHome("VOLTA_HOME", ".volta") }, versions: "tools/image/node", bin: "bin/node"},
 }
@@ -139,6 +139,8 @@ func envOrHome(env, dir string) []string {
 	return nil
 }
 
+func nvmRoots() []string { return envOrHome("NVM_DIR", ".nvm") }
+
 // fnmRoots: fnm keeps its versions in $FNM_DIR, else in the XDG data
 // directory; older releases used ~/.fnm.
 func fnmRoots() []string {
@@ -159,7 +161,7 @@ func fnmRoots() []string {
 // the newest that matches spec ("22", "v22.11", "22.11.0"; "node" or
 // "latest" for the newest of all).
 func installedNode(spec string) (path, version, manager string, ok bool) {
-	want, newest := versionPrefix(spec)
+	want, newest := versionPrefix(nvmAlias(spec))
 	if want == nil && !newest {
 		return "", "", "", false
 	}
@@ -190,6 +192,29 @@ func installedNode(spec string) (path, version, manager string, ok bool) {
 		}
 	}
 	return "", "", "", false
+}
+
+// nvmAlias resolves an nvm alias (lts/*, lts/iron, default, or one of
+// the user's) through the files nvm keeps under $NVM_DIR/alias, each
+// naming a version or another alias; anything else is returned as is.
+func nvmAlias(spec string) string {
+	for range 5 {
+		if want, newest := versionPrefix(spec); want != nil || newest {
+			return spec
+		}
+		resolved := ""
+		for _, root := range nvmRoots() {
+			if data, err := os.ReadFile(filepath.Join(root, "alias", filepath.FromSlash(spec))); err == nil {
+				resolved = strings.TrimSpace(string(data))
+				break
+			}
+		}
+		if resolved == "" || strings.Contains(resolved, "..") {
+			return spec
+		}
+		spec = resolved
+	}
+	return spec
 }
 
 // versionPrefix reads a version or a prefix of one ("v22", "22.11.0");

@@ -42,6 +42,9 @@ func TestChooseNodeFromEachManagersLayout(t *testing.T) {
 	for _, p := range []string{fnmNode, voltaNode, olderVolta} {
 		writeFile(t, p, "#!/bin/sh\n", 0o755)
 	}
+	// nvm's aliases: lts/* names the newest LTS line, which names a version.
+	writeFile(t, filepath.Join(roots["nvm"], "alias", "lts", "*"), "lts/hydrogen\n", 0o644)
+	writeFile(t, filepath.Join(roots["nvm"], "alias", "lts", "hydrogen"), "v18.20.4\n", 0o644)
 	project := t.TempDir()
 	program := filepath.Join(project, "src", "app", "main.js")
 	cases := []struct {
@@ -53,6 +56,7 @@ func TestChooseNodeFromEachManagersLayout(t *testing.T) {
 		{"fnm by .node-version", map[string]string{".node-version": "v21\n"}, fnmNode, ".node-version v21: fnm's v21.7.3"},
 		{"volta by package.json", map[string]string{"package.json": `{"volta": {"node": "18"}}`}, voltaNode, "package.json volta.node 18: volta's v18.20.4"},
 		{"nearest pin wins", map[string]string{".nvmrc": "21", "src/.nvmrc": "# the app's\n18.20\n"}, voltaNode, "18.20: volta's v18.20.4"},
+		{"nvm's lts alias", map[string]string{".nvmrc": "lts/*"}, voltaNode, ".nvmrc lts/*: volta's v18.20.4"},
 		{".nvmrc before .node-version", map[string]string{".nvmrc": "18.9.0", ".node-version": "21"}, olderVolta, ".nvmrc 18.9.0: volta's v18.9.0"},
 	}
 	for _, c := range cases {
