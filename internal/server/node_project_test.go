@@ -210,6 +210,13 @@ func TestNodeProjectTypeScriptWithTsxFromNpm(t *testing.T) {
 		h.ok("continue_execution", map[string]any{"sessionId": id})
 		h.waitForOutput(id, "tsx total 80")
 	})
+	t.Run("cwd outside the project", func(t *testing.T) {
+		h := newHarness(t)
+		id := h.sessionFor("typescript")
+		h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": filepath.Join(project, "src/price.ts"), "line": 5})
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(project, "src/main.ts"), "cwd": t.TempDir()})
+		wantStop(t, snap, "breakpoint", 5)
+	})
 	for _, path := range []string{filepath.Join(project, "test", "price.test.ts"), project} {
 		t.Run("debug_test "+filepath.Base(path), func(t *testing.T) {
 			h := newHarness(t)

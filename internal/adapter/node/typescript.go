@@ -2,7 +2,9 @@ package node
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,9 +76,7 @@ func projectRunner(dir string) (tsRunner, bool) {
 	for {
 		mods := filepath.Join(dir, "node_modules")
 		if tsx := filepath.Join(mods, "tsx"); isPackage(tsx) {
-			// --import resolves from the working directory, which
-			// defaults to the program's.
-			return tsRunner{opts: []string{"--import", "tsx"}, how: "tsx from " + tsx}, true
+			return tsRunner{opts: []string{"--import", tsxEntry(tsx)}, how: "tsx from " + tsx}, true
 		}
 		if tsNode := filepath.Join(mods, "ts-node"); isPackage(tsNode) {
 			return tsRunner{opts: []string{"-r", filepath.Join(tsNode, "register")}, how: "ts-node from " + tsNode}, true
@@ -87,6 +87,30 @@ func projectRunner(dir string) (tsRunner, bool) {
 		}
 		dir = parent
 	}
+}
+
+// tsxEntry is what --import loads tsx by: the file URL of the module its
+// package.json exports as ".", since a bare "tsx" resolves from the
+// working directory, which may lie outside the project; a package that
+// exports no file there is left to that resolution.
+func tsxEntry(dir string) string {
+	var pkg struct {
+		Exports json.RawMessage `json:"exports"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil || json.Unmarshal(data, &pkg) != nil {
+		return "tsx"
+	}
+	var exports map[string]json.RawMessage
+	var entry string
+	if json.Unmarshal(pkg.Exports, &exports) != nil || json.Unmarshal(exports["."], &entry) != nil || !strings.HasPrefix(entry, "./") {
+		return "tsx"
+	}
+	path := filepath.Join(dir, filepath.FromSlash(entry))
+	if _, err := os.Stat(path); err != nil {
+		return "tsx"
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
 func isPackage(dir string) bool {
