@@ -93,10 +93,7 @@ func TestNodeProjectNvmrcChoosesTheVersionManagersNode(t *testing.T) {
 	for _, v := range []string{"v20.0.0", "v22.1.0", "v22.99.0"} {
 		fakeNode(t, filepath.Join(nvm, "versions", "node", v, "bin", "node"), "nvm-"+v)
 	}
-	pathNode, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node on PATH")
-	}
+	pathNode := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	project := t.TempDir()
 	main := filepath.Join(project, "main.js")
 	if err := os.WriteFile(main, []byte("console.log(`ran by ${process.env.MCP_TEST_NODE}`);\n"), 0o644); err != nil {
