@@ -79,6 +79,13 @@ for lang in "${want[@]}"; do
         echo "node: installing nodejs"
         apt_install nodejs
       fi
+      # The TypeScript project test installs tsx from the npm registry.
+      if command -v npm >/dev/null; then
+        echo "node: npm present ($(npm --version))"
+      else
+        echo "node: installing npm"
+        apt_install npm
+      fi
       ;;
     java)
       if command -v javac >/dev/null; then

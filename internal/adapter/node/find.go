@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -66,38 +65,4 @@ func nodeVersion(ctx context.Context, node string) (release adapter.Release, tex
 func RunsTypeScript(v string) bool {
 	r, ok := adapter.ParseRelease(v)
 	return !ok || r.AtLeast(22, 6)
-}
-
-// typeScriptRunner returns the node options that run a .ts program: none
-// where Node strips types by default (23.6+, 22.18+), the flag where it has
-// it (22.6+), else a runner from the program's project: tsx (--import tsx)
-// or ts-node (-r ts-node/register), found in a node_modules above it.
-// stripped says Node's own type stripping runs it: the .ts files are then
-// the scripts, as written, with no source map.
-func typeScriptRunner(node, program string) (opts []string, stripped bool, err error) {
-	release, version, err := nodeVersion(context.Background(), node)
-	if err != nil {
-		return nil, false, err
-	}
-	switch {
-	case release.AtLeast(23, 6) || release[0] == 22 && release.AtLeast(22, 18):
-		return nil, true, nil
-	case RunsTypeScript(version):
-		return []string{"--experimental-strip-types"}, true, nil
-	}
-	for dir := filepath.Dir(program); ; dir = filepath.Dir(dir) {
-		mods := filepath.Join(dir, "node_modules")
-		if _, err := os.Stat(filepath.Join(mods, "tsx", "package.json")); err == nil {
-			// --import resolves from the working directory, which
-			// defaults to the program's.
-			return []string{"--import", "tsx"}, false, nil
-		}
-		if _, err := os.Stat(filepath.Join(mods, "ts-node", "package.json")); err == nil {
-			return []string{"-r", filepath.Join(mods, "ts-node", "register")}, false, nil
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			break
-		}
-	}
-	return nil, false, fmt.Errorf("cannot run %s: node %s cannot run TypeScript itself (Node 22.6 or later can), and no tsx or ts-node was found in a node_modules above it; install one (npm install --save-dev tsx), upgrade Node, or compile with tsc and debug the .js (its source map is followed)", filepath.Base(program), version)
 }

@@ -137,16 +137,16 @@ func commandLine(args launchArgs) (line []string, stripped bool, err error) {
 	line = append(line, launchFlags(node)...)
 	line = append(line, args.RuntimeArgs...)
 	if isTypeScript(args.Program) {
-		extra, own, err := typeScriptRunner(node, args.Program)
+		runner, err := typeScriptRunner(node, args.Program, args.RuntimeArgs)
 		if err != nil {
 			return nil, false, err
 		}
-		line = append(line, extra...)
+		line = append(line, runner.opts...)
 		nodeOptions, set := args.Env["NODE_OPTIONS"]
 		if !set {
 			nodeOptions = os.Getenv("NODE_OPTIONS")
 		}
-		stripped = own && !hasLoader(args.RuntimeArgs) && !hasLoader(strings.Fields(nodeOptions))
+		stripped = runner.stripped && !hasLoader(args.RuntimeArgs) && !hasLoader(strings.Fields(nodeOptions))
 	}
 	line = append(line, args.Program)
 	return append(line, args.Args...), stripped, nil

@@ -11,6 +11,7 @@ package node
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"maps"
@@ -86,14 +87,15 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	chosen := cfg.ExecutablePath
+	chosen, source := cfg.ExecutablePath, "executablePath"
 	if rt, _ := cfg.Extra["runtimeExecutable"].(string); rt != "" {
-		chosen = rt
+		chosen, source = rt, "runtimeExecutable"
 	}
-	node, err := findNode(chosen)
+	choice, err := chooseNode(ctx, cfg.Program, chosen, source)
 	if err != nil {
 		return nil, &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint}
 	}
+	node := choice.path
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = filepath.Dir(cfg.Program)
@@ -112,10 +114,48 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	maps.Copy(args, cfg.Extra)
 	command := []string{node, "--inspect-brk=127.0.0.1:0", cfg.Program}
 	command = append(command, progArgs...)
+	runtime := runtimeLine(choice, cfg.Program, args)
 	if cfg.DryRun {
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: "node", Command: command, Quirks: quirks}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: "node", Command: command, Quirks: quirks, Runtime: runtime}, nil
 	}
-	return start("launch", args, command, cfg.Logger), nil
+	conn := start("launch", args, command, cfg.Logger)
+	conn.Runtime = runtime
+	return conn, nil
+}
+
+// runtimeLine says which node runs the program and why, how a .ts program
+// runs, and which options a package.json test script adds.
+func runtimeLine(choice nodeChoice, program string, args map[string]any) string {
+	line := choice.runtimeLine()
+	runtimeArgs := stringList(args["runtimeArgs"])
+	if script, _ := args[testScriptArg].(string); script != "" {
+		line += fmt.Sprintf("; test options from package.json scripts.test %q: %s", script, strings.Join(runtimeArgs, " "))
+	}
+	if !isTypeScript(program) {
+		return line
+	}
+	if r, err := typeScriptRunner(choice.path, program, runtimeArgs); err == nil {
+		line += "; .ts run by " + r.how
+	}
+	return line
+}
+
+// stringList reads a launch argument that is a list of strings, as a
+// caller's JSON ([]any) or the adapter's own ([]string).
+func stringList(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, e := range l {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // Attach prepares an attach to a running node, by inspector address or
