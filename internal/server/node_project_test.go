@@ -150,6 +150,27 @@ func npmInstall(t *testing.T, dir string, packages ...string) {
 	}
 }
 
+// cachedNode22 is a Node 22 from the npm registry's node@22 (a 125 MB
+// download), kept where `make test-matrix` keeps its own so that the two,
+// and every later run, share one download.
+func cachedNode22(t *testing.T) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cache, "mcp-debugger", "matrix", "node-22")
+	node := filepath.Join(dir, "node_modules", "node", "bin", "node")
+	if exec.Command(node, "--version").Run() == nil {
+		return node
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	npmInstall(t, dir, "node@22")
+	return node
+}
+
 // tsxProject is a TypeScript project with tsx from the npm registry: an
 // enum (which Node's type stripping refuses, and tsx compiles), a program
 // and a node:test file its package.json runs with `node --import tsx
@@ -262,9 +283,7 @@ func writeProject(t *testing.T, dir string, files map[string]string) {
 // own type stripping, which refuses the project's enum.
 func TestNodeProjectNvmNode22RunsTheProjectsTsx(t *testing.T) {
 	testenv.RequireAdapter(t, "typescript")
-	download := t.TempDir()
-	npmInstall(t, download, "node@22")
-	node22 := filepath.Join(download, "node_modules", "node", "bin", "node")
+	node22 := cachedNode22(t)
 	out, err := exec.Command(node22, "--version").Output()
 	if err != nil {
 		t.Fatalf("%s --version: %v", node22, err)
