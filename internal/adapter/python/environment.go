@@ -130,15 +130,32 @@ func interpreterCandidates(script string, h host) []candidate {
 }
 
 // projectCandidates are the environments of the project script belongs
-// to: its virtualenvs from the script's directory up to the project root,
-// then those its tools record.
+// to: uv's UV_PROJECT_ENVIRONMENT, which uv uses instead of .venv; its
+// virtualenvs from the script's directory up to the project root; else
+// those its other tools record (Poetry and Pipenv use an in-project .venv
+// when there is one, so they are not asked then).
 func (h host) projectCandidates(script string) []candidate {
 	if script == "" {
 		return nil
 	}
-	var out []candidate
 	dir := h.startDir(script)
 	root := h.projectRoot(dir)
+	base := root
+	if base == "" {
+		base = dir
+	}
+	out := h.uvEnvironment(base)
+	venvs := h.projectVenvs(dir, root)
+	if len(venvs) > 0 {
+		return append(out, venvs...)
+	}
+	return append(out, h.toolEnvironments(base)...)
+}
+
+// projectVenvs are the virtualenvs in dir and its parents up to root
+// (only dir when there is no root), nearest first.
+func (h host) projectVenvs(dir, root string) []candidate {
+	var out []candidate
 	for d := dir; ; d = filepath.Dir(d) {
 		for _, name := range venvNames {
 			venv := filepath.Join(d, name)
@@ -149,13 +166,9 @@ func (h host) projectCandidates(script string) []candidate {
 			}
 		}
 		if d == root || d == filepath.Dir(d) || root == "" {
-			break
+			return out
 		}
 	}
-	if root == "" {
-		root = dir
-	}
-	return append(out, h.toolEnvironments(root)...)
 }
 
 // startDir is the directory the walk up starts from.
@@ -181,25 +194,35 @@ func (h host) projectRoot(dir string) string {
 	return ""
 }
 
+// uvEnvironment is the environment a uv project (uv.lock) names in
+// UV_PROJECT_ENVIRONMENT, relative to its root; uv's default is .venv.
+func (h host) uvEnvironment(root string) []candidate {
+	env := h.getenv("UV_PROJECT_ENVIRONMENT")
+	if env == "" || !h.exists(filepath.Join(root, "uv.lock")) {
+		return nil
+	}
+	if !filepath.IsAbs(env) {
+		env = filepath.Join(root, env)
+	}
+	if p := h.venvPython(env); h.isExecutable(p) {
+		return []candidate{{path: p, origin: originUV}}
+	}
+	return nil
+}
+
 // toolEnvironments are the environments project tools record for root,
-// where their marker files say the project uses them. Their in-project
-// .venv (uv's default, Poetry's virtualenvs.in-project, Pipenv's
-// PIPENV_VENV_IN_PROJECT) is the project venv already found.
+// where their marker files say the project uses them: Poetry's and
+// Pipenv's outside the project (their commands say where), conda's named
+// by environment.yml.
 func (h host) toolEnvironments(root string) []candidate {
 	var out []candidate
 	add := func(env, origin string) {
 		if env == "" {
 			return
 		}
-		if !filepath.IsAbs(env) {
-			env = filepath.Join(root, env)
-		}
 		if p := h.venvPython(env); h.isExecutable(p) {
 			out = append(out, candidate{path: p, origin: origin})
 		}
-	}
-	if h.exists(filepath.Join(root, "uv.lock")) {
-		add(h.getenv("UV_PROJECT_ENVIRONMENT"), originUV)
 	}
 	if h.exists(filepath.Join(root, "poetry.lock")) || h.fileContains(filepath.Join(root, "pyproject.toml"), "[tool.poetry]") {
 		add(h.tool(root, "poetry", "env", "info", "--path"), originPoetry)

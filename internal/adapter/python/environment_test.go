@@ -153,6 +153,16 @@ func TestInterpreterCandidatesOrder(t *testing.T) {
 		env:   map[string]string{"UV_PROJECT_ENVIRONMENT": "build/env"},
 		want:  append([]string{"/p/build/env/bin/python (uv project environment, UV_PROJECT_ENVIRONMENT)"}, pathOnly...),
 	}, {
+		name: "uv's UV_PROJECT_ENVIRONMENT before a stale .venv", script: "/p/app.py",
+		files: with(fakeFS{"/p/uv.lock": "", "/p/.venv/pyvenv.cfg": "", "/p/.venv/bin/python": "", "/u/env/bin/python": ""}),
+		env:   map[string]string{"UV_PROJECT_ENVIRONMENT": "/u/env"},
+		want:  append([]string{"/u/env/bin/python (uv project environment, UV_PROJECT_ENVIRONMENT)", "/p/.venv/bin/python (project venv)"}, pathOnly...),
+	}, {
+		name: "Poetry's in-project .venv: poetry is not asked", script: "/p/app.py",
+		files: with(fakeFS{"/p/poetry.lock": "", "/p/.venv/pyvenv.cfg": "", "/p/.venv/bin/python": "", "/c/v/bin/python": ""}),
+		tools: map[string]string{"poetry": "/c/v"},
+		want:  append([]string{"/p/.venv/bin/python (project venv)"}, pathOnly...),
+	}, {
 		name: "Poetry's environment outside the project, from poetry env info", script: "/p/app.py",
 		files: with(fakeFS{"/p/pyproject.toml": "[tool.poetry]\nname = \"p\"\n", "/c/pypoetry/virtualenvs/p-x-py3.12/bin/python": ""}),
 		tools: map[string]string{"poetry": "/c/pypoetry/virtualenvs/p-x-py3.12"},

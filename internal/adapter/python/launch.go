@@ -171,7 +171,7 @@ func runtimeLine(prog *chosen, host *interpreter, cwd string) string {
 	if host != prog.interpreter {
 		return line + fmt.Sprintf("; debugpy %s borrowed from %s)", host.Debugpy, host.Path)
 	}
-	return line + ", debugpy " + host.Debugpy + ")"
+	return line + "; debugpy " + host.Debugpy + ")"
 }
 
 // shortPath is path relative to dir when it lies below dir.
