@@ -5,13 +5,13 @@ package python
 // Agents debug programs inside real projects, whose dependencies live in the
 // project's environment; the first python3 on PATH then fails with an
 // ImportError. So the interpreter is, in order: the user's executablePath;
-// the activated virtualenv ($VIRTUAL_ENV); a virtualenv of the project
-// (.venv, venv or env holding pyvenv.cfg) in the script's directory or a
-// parent up to the project root; the environment a project tool records
-// (uv, Poetry, Pipenv, conda); the active conda environment; PYTHON_PATH;
-// python3 (Windows: the py -3 launcher, python.exe) on PATH. debugpy is
-// then made importable for it without installing anything into it
-// (importpath.go).
+// the activated virtualenv ($VIRTUAL_ENV); uv's UV_PROJECT_ENVIRONMENT; a
+// virtualenv of the project (.venv, venv or env holding pyvenv.cfg) in the
+// script's directory or a parent up to the project root; without one, the
+// environment Poetry, Pipenv or conda record for the project; the active
+// conda environment; PYTHON_PATH; python3 (Windows: the py -3 launcher,
+// python.exe) on PATH. debugpy is then made importable for it without
+// installing anything into it (importpath.go).
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
-// toolTimeout bounds one question to a project tool (poetry env info -p),
+// toolTimeout bounds one question to a project tool (poetry env info),
 // which may have to start a Python of its own.
 const toolTimeout = 10 * time.Second
 

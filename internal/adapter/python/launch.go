@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
@@ -168,10 +169,13 @@ func runtimeLine(prog *chosen, host *interpreter, cwd string) string {
 		name += " → " + prog.Executable // a pyenv shim's choice
 	}
 	line := fmt.Sprintf("python: %s (%s; Python %s", name, prog.origin, prog.Version)
+	// A distribution's build suffix ("1.6.3+git20221103.a2a3328") says
+	// nothing an agent acts on.
+	debugpy, _, _ := strings.Cut(host.Debugpy, "+")
 	if host != prog.interpreter {
-		return line + fmt.Sprintf("; debugpy %s borrowed from %s)", host.Debugpy, host.Path)
+		return line + fmt.Sprintf("; debugpy %s borrowed from %s)", debugpy, host.Path)
 	}
-	return line + "; debugpy " + host.Debugpy + ")"
+	return line + "; debugpy " + debugpy + ")"
 }
 
 // shortPath is path relative to dir when it lies below dir.
