@@ -12,14 +12,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // probeSource prints what an interpreter offers; it runs on Python 2.7 too.
@@ -69,6 +68,9 @@ func (i *interpreter) atLeast(major, minor int) bool {
 type search struct {
 	// explicit is the interpreter the user chose (executablePath).
 	explicit string
+	// script is the program or test path whose project's environment is
+	// looked for; empty looks at none.
+	script string
 	// dir is the working directory for probes of shims, whose choice of
 	// interpreter depends on it (pyenv's .python-version).
 	dir string
@@ -90,8 +92,12 @@ func (s search) environ() []string {
 
 // candidate is an interpreter to try and where it came from.
 type candidate struct {
-	path   string
+	path string
+	// args come before the interpreter's own (the py launcher's -3).
+	args   []string
 	origin string
+	// named: path is a name the user gave, to look up (PYTHON_PATH).
+	named bool
 	// missing says why a named interpreter could not be found.
 	missing error
 }
@@ -129,42 +135,49 @@ type finder struct {
 	// system lists interpreters installed beyond PATH, best first; tests
 	// replace it to keep the machine out of their results.
 	system func() []string
+	// discover lists the interpreters a program may run with, best first
+	// (interpreterCandidates); tests replace it likewise.
+	discover func(script string, h host) []candidate
 	// probes counts probe processes run, so tests can see the cache work.
 	probes atomic.Int64
 }
 
 func newFinder() *finder {
 	return &finder{
-		cache:  map[string]*cacheEntry{},
-		deps:   map[string]*depsEntry{},
-		system: systemInterpreters,
+		cache:    map[string]*cacheEntry{},
+		deps:     map[string]*depsEntry{},
+		system:   func() []string { return systemInterpreters(localHost(context.Background(), search{})) },
+		discover: interpreterCandidates,
 	}
 }
 
-// preferred lists, in order, the interpreters the user points at: the
-// explicit choice, PYTHON_PATH, then python3 and python on PATH.
-func (f *finder) preferred(s search) []candidate {
+// preferred lists, in order, the interpreters that may run the program:
+// the explicit choice, then what discovery finds (environment.go). A named
+// interpreter (executablePath, PYTHON_PATH) that cannot be found stays in
+// the list, saying so.
+func (f *finder) preferred(ctx context.Context, s search) []candidate {
 	var out []candidate
-	named := func(value, origin string) {
-		p, err := exec.LookPath(value)
-		if err != nil {
-			out = append(out, candidate{path: value, origin: origin, missing: errors.New("not found or not executable")})
-			return
-		}
-		out = append(out, candidate{path: absPath(p), origin: origin})
-	}
 	if s.explicit != "" {
-		named(s.explicit, "executablePath")
+		out = append(out, resolveNamed(candidate{path: s.explicit, origin: originExplicit}))
 	}
-	if v := s.getenv(pythonPathEnv); v != "" {
-		named(v, pythonPathEnv)
-	}
-	for _, name := range []string{"python3", "python"} {
-		if p, err := adapter.LookPath(name, s.getenv("PATH")); err == nil {
-			out = append(out, candidate{path: p, origin: name + " on PATH"})
+	for _, c := range f.discover(s.script, localHost(ctx, s)) {
+		if c.named {
+			c = resolveNamed(c)
 		}
+		out = append(out, c)
 	}
 	return out
+}
+
+// resolveNamed looks a named interpreter up as a path or on PATH.
+func resolveNamed(c candidate) candidate {
+	p, err := exec.LookPath(c.path)
+	if err != nil {
+		c.missing = errors.New("not found or not executable")
+		return c
+	}
+	c.path = absPath(p)
+	return c
 }
 
 func absPath(p string) string {
@@ -174,12 +187,18 @@ func absPath(p string) string {
 	return p
 }
 
+// chosen is the interpreter that runs the program, and why it was chosen.
+type chosen struct {
+	*interpreter
+	origin string
+}
+
 // program returns the interpreter that runs the user's program: the first
 // preferred candidate, whether or not it has debugpy. A named interpreter
 // (executablePath, PYTHON_PATH) that does not exist is an error rather
 // than silently replaced.
-func (f *finder) program(ctx context.Context, s search) (*interpreter, error) {
-	cands := f.preferred(s)
+func (f *finder) program(ctx context.Context, s search) (*chosen, error) {
+	cands := f.preferred(ctx, s)
 	if len(cands) == 0 {
 		return nil, nil
 	}
@@ -187,17 +206,17 @@ func (f *finder) program(ctx context.Context, s search) (*interpreter, error) {
 	if c.missing != nil {
 		return nil, fmt.Errorf("python interpreter %s (%s): %w", c.path, c.origin, c.missing)
 	}
-	info, err := f.probe(ctx, c.path, s)
+	info, err := f.probeCandidate(ctx, c, s)
 	if err != nil {
 		return nil, fmt.Errorf("python interpreter %s (%s): %w", c.path, c.origin, err)
 	}
-	return info, nil
+	return &chosen{interpreter: info, origin: c.origin}, nil
 }
 
 // findDebugpy returns the first interpreter, in the order of preferred and
 // then machine-wide, that can import debugpy, and every one it looked at.
 func (f *finder) findDebugpy(ctx context.Context, s search) (*interpreter, []tried) {
-	all := f.probeAll(ctx, f.preferred(s), s)
+	all := f.probeAll(ctx, f.preferred(ctx, s), s)
 	for _, t := range all {
 		if t.info.hasDebugpy() {
 			return t.info, all
@@ -242,7 +261,7 @@ func (f *finder) probeAll(ctx context.Context, cands []candidate, s search) []tr
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i].info, out[i].err = f.probe(ctx, c.path, s)
+			out[i].info, out[i].err = f.probeCandidate(ctx, c, s)
 		}()
 	}
 	wg.Wait()
@@ -331,7 +350,23 @@ type probeResult struct {
 // directory on the interpreter's import path changes (installing debugpy
 // adds a directory there), a positive one until debugpy's directory does.
 func (f *finder) probe(ctx context.Context, path string, s search) (*interpreter, error) {
-	key := probeKey(path, s)
+	return f.probeWith(ctx, path, nil, s)
+}
+
+// probeCandidate probes a candidate; one that runs through a launcher (py
+// -3) is the interpreter the launcher chose from then on.
+func (f *finder) probeCandidate(ctx context.Context, c candidate, s search) (*interpreter, error) {
+	info, err := f.probeWith(ctx, c.path, c.args, s)
+	if err != nil || len(c.args) == 0 {
+		return info, err
+	}
+	resolved := *info
+	resolved.Path = info.Executable
+	return &resolved, nil
+}
+
+func (f *finder) probeWith(ctx context.Context, path string, args []string, s search) (*interpreter, error) {
+	key := probeKey(path, s) + "\x00" + strings.Join(args, "\x00")
 	f.mu.Lock()
 	e := f.cache[key]
 	f.mu.Unlock()
@@ -339,7 +374,7 @@ func (f *finder) probe(ctx context.Context, path string, s search) (*interpreter
 		return e.info, e.err
 	}
 	stamp := []fileStamp{stampOf(path)}
-	info, res, err := f.runProbe(ctx, path, s)
+	info, res, err := f.runProbe(ctx, path, args, s)
 	if err != nil && ctx.Err() != nil {
 		return nil, err // not the interpreter's fault: do not remember it
 	}
@@ -359,11 +394,11 @@ func (f *finder) probe(ctx context.Context, path string, s search) (*interpreter
 	return info, err
 }
 
-func (f *finder) runProbe(ctx context.Context, path string, s search) (*interpreter, *probeResult, error) {
+func (f *finder) runProbe(ctx context.Context, path string, args []string, s search) (*interpreter, *probeResult, error) {
 	f.probes.Add(1)
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "-c", probeSource)
+	cmd := exec.CommandContext(ctx, path, append(slices.Clone(args), "-c", probeSource)...)
 	cmd.Dir = s.dir
 	cmd.Env = s.environ()
 	cmd.WaitDelay = time.Second
@@ -421,58 +456,104 @@ func firstLine(s string) string {
 }
 
 var (
-	versionedPython = regexp.MustCompile(`^python3\.(\d+)$`)
+	versionedPython = regexp.MustCompile(`python3\.(\d+)$`)
 	digits          = regexp.MustCompile(`\d+`)
 )
 
 // systemInterpreters lists interpreters installed beyond PATH, newest
-// first within each place: the distribution's, /usr/local's, pyenv's,
-// uv's and conda's.
-func systemInterpreters() []string {
-	home, _ := os.UserHomeDir()
+// first within each place, in the places each OS's installers use; an MCP
+// client started from a desktop (macOS's launchd) may give the server a
+// PATH without them.
+func systemInterpreters(h host) []string {
 	var out []string
-	out = append(out, "/usr/bin/python3", "/usr/local/bin/python3")
-	for _, dir := range []string{"/usr/bin", "/usr/local/bin"} {
-		out = append(out, versionedIn(dir)...)
-	}
-	pyenvRoot := os.Getenv("PYENV_ROOT")
-	if pyenvRoot == "" && home != "" {
-		pyenvRoot = filepath.Join(home, ".pyenv")
-	}
-	if pyenvRoot != "" {
-		out = append(out, newestFirst(filepath.Join(pyenvRoot, "versions", "*", "bin", "python3"), 3)...)
-	}
-	if home != "" {
-		out = append(out, newestFirst(filepath.Join(home, ".local", "share", "uv", "python", "*", "bin", "python3"), 4)...)
-		for _, d := range []string{"miniforge3", "miniconda3", "anaconda3"} {
-			out = append(out, filepath.Join(home, d, "bin", "python3"))
+	switch h.goos {
+	case "windows":
+		out = windowsInterpreters(h)
+	case "darwin":
+		out = append(out, h.rooted("/opt/homebrew/bin/python3"), h.rooted("/usr/local/bin/python3"))
+		out = append(out, h.newestFirst(h.rooted("/Library/Frameworks/Python.framework/Versions/*/bin/python3"), 3)...)
+		out = append(out, h.userInterpreters()...)
+		// Last: without the command line tools, Apple's stub asks to
+		// install them.
+		out = append(out, h.rooted("/usr/bin/python3"))
+	default:
+		out = append(out, h.rooted("/usr/bin/python3"), h.rooted("/usr/local/bin/python3"))
+		for _, dir := range []string{"/usr/bin", "/usr/local/bin"} {
+			out = append(out, h.versionedIn(h.rooted(dir))...)
 		}
+		out = append(out, h.userInterpreters()...)
+		out = append(out, h.rooted("/opt/conda/bin/python3"))
 	}
-	out = append(out, "/opt/conda/bin/python3", "/opt/homebrew/bin/python3")
 	var exist []string
 	for _, p := range out {
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		if h.isExecutable(p) {
 			exist = append(exist, p)
 		}
 	}
 	return exist
 }
 
-// versionedIn lists dir/python3.N, highest N first.
-func versionedIn(dir string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
+// userInterpreters are those in a Unix user's home: pyenv's (its shim
+// first, which honours .python-version), uv's and conda's.
+func (h host) userInterpreters() []string {
+	var out []string
+	pyenvRoot := h.getenv("PYENV_ROOT")
+	if pyenvRoot == "" && h.home != "" {
+		pyenvRoot = filepath.Join(h.home, ".pyenv")
 	}
+	if pyenvRoot != "" {
+		out = append(out, filepath.Join(pyenvRoot, "shims", "python3"))
+		out = append(out, h.newestFirst(filepath.Join(pyenvRoot, "versions", "*", "bin", "python3"), 3)...)
+	}
+	if h.home != "" {
+		out = append(out, h.newestFirst(filepath.Join(h.home, ".local", "share", "uv", "python", "*", "bin", "python3"), 3)...)
+		for _, d := range condaDirs {
+			out = append(out, filepath.Join(h.home, d, "bin", "python3"))
+		}
+	}
+	return out
+}
+
+// condaDirs are the directory names conda's installers use in a home.
+var condaDirs = []string{"miniforge3", "mambaforge", "miniconda3", "anaconda3"}
+
+// windowsInterpreters: python.org's per-user and all-users installs,
+// pyenv-win's, and conda's.
+func windowsInterpreters(h host) []string {
+	var out []string
+	if d := h.getenv("LOCALAPPDATA"); d != "" {
+		out = append(out, h.newestFirst(filepath.Join(d, "Programs", "Python", "Python3*", "python.exe"), 2)...)
+	}
+	if d := h.getenv("ProgramFiles"); d != "" {
+		out = append(out, h.newestFirst(filepath.Join(d, "Python3*", "python.exe"), 2)...)
+	}
+	if h.home != "" {
+		out = append(out, h.newestFirst(filepath.Join(h.home, ".pyenv", "pyenv-win", "versions", "*", "python.exe"), 2)...)
+		for _, d := range condaDirs {
+			out = append(out, filepath.Join(h.home, d, "python.exe"))
+		}
+	}
+	return out
+}
+
+// rooted puts an absolute Unix path under the host's root ("" for this
+// machine's), where tests build a fake one.
+func (h host) rooted(path string) string {
+	return filepath.Join(h.root, filepath.FromSlash(path))
+}
+
+// versionedIn lists dir/python3.N, highest N first.
+func (h host) versionedIn(dir string) []string {
+	matches, _ := h.glob(filepath.Join(dir, "python3.*"))
 	type v struct {
 		path  string
 		minor int
 	}
 	var vs []v
-	for _, e := range entries {
-		if m := versionedPython.FindStringSubmatch(e.Name()); m != nil {
+	for _, p := range matches {
+		if m := versionedPython.FindStringSubmatch(filepath.Base(p)); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			vs = append(vs, v{filepath.Join(dir, e.Name()), n})
+			vs = append(vs, v{p, n})
 		}
 	}
 	sort.Slice(vs, func(i, j int) bool { return vs[i].minor > vs[j].minor })
@@ -485,8 +566,8 @@ func versionedIn(dir string) []string {
 
 // newestFirst globs pattern and sorts by the version in path element
 // depth (counted from the end), so pyenv's 3.13.0 comes before 3.9.18.
-func newestFirst(pattern string, depth int) []string {
-	matches, _ := filepath.Glob(pattern)
+func (h host) newestFirst(pattern string, depth int) []string {
+	matches, _ := h.glob(pattern)
 	key := func(p string) []int {
 		parts := strings.Split(p, string(filepath.Separator))
 		if len(parts) < depth {

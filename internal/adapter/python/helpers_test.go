@@ -58,12 +58,12 @@ func interpreterWithoutDebugpy(tb testing.TB) *interpreter {
 	defer cancel()
 	f := newFinder()
 	var paths []string
-	for _, c := range f.preferred(search{}) {
+	for _, c := range f.preferred(ctx, search{}) {
 		if c.missing == nil {
 			paths = append(paths, c.path)
 		}
 	}
-	for _, p := range append(paths, systemInterpreters()...) {
+	for _, p := range append(paths, f.system()...) {
 		info, err := f.probe(ctx, p, search{})
 		if err == nil && !info.hasDebugpy() && info.atLeast(3, 9) {
 			return info

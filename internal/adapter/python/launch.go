@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
@@ -33,7 +34,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if cwd == "" {
 		cwd = filepath.Dir(cfg.Program)
 	}
-	s := search{explicit: cfg.ExecutablePath, dir: cwd, env: cfg.Env}
+	s := search{explicit: cfg.ExecutablePath, script: cfg.Program, dir: cwd, env: cfg.Env}
 
 	prog, err := a.finder.program(ctx, s)
 	if err != nil {
@@ -46,7 +47,10 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		return nil, nil, fmt.Errorf("%s is Python %s; debugpy needs Python %d.%d or later (choose another interpreter with executablePath or PYTHON_PATH)",
 			prog.Path, prog.Version, minMajor, minMinor)
 	}
-	host := prog
+	if origin, ok := a.testOrigin(cfg); ok {
+		prog.origin = origin
+	}
+	host := prog.interpreter
 	if !prog.hasDebugpy() {
 		var all []tried
 		host, all = a.finder.findDebugpy(ctx, s)
@@ -86,7 +90,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		cfg = withPytestPlugin(cfg, env, scripts)
 	}
 	if !prog.hasDebugpy() {
-		modules, err := a.finder.borrowedModules(ctx, prog, host, s, scripts)
+		modules, err := a.finder.borrowedModules(ctx, prog.interpreter, host, s, scripts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, err
@@ -118,7 +122,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		} else {
 			pythonArgs = nil
 		}
-		args["python"] = debuggeePython(prog, shim, pythonArgs)
+		args["python"] = debuggeePython(prog.interpreter, shim, pythonArgs)
 		if _, set := cfg.Extra["debugLauncherPython"]; !set && prog.Executable != prog.Path && isScript(prog.Path) {
 			// The launcher is debugpy's, not the user's: run it without a
 			// pyenv shim's ~75 ms. The program still runs through the shim.
@@ -126,11 +130,15 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		}
 	}
 
+	runtime := runtimeLine(prog, host, cwd)
+	if userPython {
+		runtime = fmt.Sprintf("python: %v (dapLaunchArgs python)", args["python"])
+	}
 	cmd := exec.Command(host.Executable, adapterArgs(nodelay)...)
 	cmd.Dir = cwd
 	cmd.Env = s.environ()
 	if cfg.DryRun {
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: cmd.Args}, nil, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: cmd.Args, Runtime: runtime}, nil, nil
 	}
 	transport, p, err := adapter.StartStdio(cmd, log)
 	if err != nil {
@@ -148,8 +156,34 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		Quirks:    quirks(),
 		Event:     childReleaser(log),
 		Command:   cmd.Args,
+		Runtime:   runtime,
 		Cleanup:   cleanup,
 	}, p, nil
+}
+
+// runtimeLine says which interpreter runs the program, why, and where
+// debugpy comes from when it is not the program's own.
+func runtimeLine(prog *chosen, host *interpreter, cwd string) string {
+	name := shortPath(prog.Path, cwd)
+	if prog.Executable != prog.Path && isScript(prog.Path) {
+		name += " → " + prog.Executable // a pyenv shim's choice
+	}
+	line := fmt.Sprintf("python: %s (%s; Python %s", name, prog.origin, prog.Version)
+	// A distribution's build suffix ("1.6.3+git20221103.a2a3328") says
+	// nothing an agent acts on.
+	debugpy, _, _ := strings.Cut(host.Debugpy, "+")
+	if host != prog.interpreter {
+		return line + fmt.Sprintf("; debugpy %s borrowed from %s)", debugpy, host.Path)
+	}
+	return line + "; debugpy " + debugpy + ")"
+}
+
+// shortPath is path relative to dir when it lies below dir.
+func shortPath(path, dir string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return path
 }
 
 // launchEnv is the launch request's "env": cfg.Env, with the agent's

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
@@ -37,6 +38,9 @@ const (
 // Adapter is debugpy. The zero value is not usable; call New.
 type Adapter struct {
 	finder *finder
+	// testOrigins: why TestPlan chose each interpreter (by path), for the
+	// runtime line of its launch, which names it as executablePath.
+	testOrigins sync.Map
 }
 
 // New returns the debugpy adapter, looking for interpreters on this machine.
@@ -110,7 +114,7 @@ func unavailableError(tried []tried) *adapter.UnavailableError {
 
 func unavailableReason(tried []tried) string {
 	if len(tried) == 0 {
-		return "no Python interpreter found (looked for PYTHON_PATH, python3 and python on PATH)"
+		return "no Python interpreter found (looked for VIRTUAL_ENV, the project's venv, uv, Poetry, Pipenv and conda environments, PYTHON_PATH, python3 and python on PATH)"
 	}
 	parts := make([]string, len(tried))
 	for i, t := range tried {
@@ -123,22 +127,38 @@ func unavailableReason(tried []tried) string {
 // interpreter, and names pip for the interpreter the user is most likely to
 // run their program with.
 func installHint(tried []tried) string {
-	if len(tried) == 0 {
-		if hasAptGet() {
-			return "apt-get install -y python3 " + aptPackage
-		}
-		return "install Python 3, then: python3 -m pip install debugpy"
-	}
-	py := "python3"
+	py := ""
 	for _, t := range tried {
 		if t.info != nil {
 			py = t.info.Path
 			break
 		}
 	}
+	return installHintFor(goos, goos == "linux" && hasAptGet(), py)
+}
+
+// installHintFor is the install command for an OS: py is the interpreter
+// to give debugpy to, "" when there is none and Python itself is missing.
+func installHintFor(goos string, apt bool, py string) string {
+	if py == "" {
+		switch {
+		case apt:
+			return "apt-get install -y python3 " + aptPackage
+		case goos == "darwin":
+			return "brew install python (or python.org's installer), then: python3 -m pip install debugpy"
+		case goos == "windows":
+			return "winget install Python.Python.3.12, then: py -3 -m pip install debugpy"
+		}
+		return "install Python 3, then: python3 -m pip install debugpy"
+	}
 	pip := py + " -m pip install debugpy"
-	if hasAptGet() {
+	switch {
+	case apt:
 		return fmt.Sprintf("apt-get install -y %s (or: %s)", aptPackage, pip)
+	case goos == "darwin":
+		// Homebrew's Python refuses pip installs outside a virtualenv
+		// (PEP 668); one made for debugpy serves every project.
+		return pip + " (Homebrew's Python refuses it: python3 -m venv ~/.debugpy && ~/.debugpy/bin/pip install debugpy, and set PYTHON_PATH to that venv's bin/python, full path)"
 	}
 	return pip
 }

@@ -3,6 +3,7 @@ package python
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,14 +28,11 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	} else if !st.IsDir() {
 		dir = filepath.Dir(req.Path)
 	}
-	python, tried := a.pytestInterpreter(ctx, search{explicit: req.ExecutablePath, dir: dir})
-	if python == "" {
-		return nil, &adapter.UnavailableError{
-			Language:    languageID,
-			Reason:      "pytest cannot be imported by any Python interpreter found (" + strings.Join(tried, "; ") + ")",
-			InstallHint: "apt-get install -y python3-pytest (or: python3 -m pip install pytest)",
-		}
+	python, err := a.pytestInterpreter(ctx, search{explicit: req.ExecutablePath, script: req.Path, dir: dir})
+	if err != nil {
+		return nil, err
 	}
+	a.testOrigins.Store(python.path, python.origin)
 	target := req.Path
 	if req.Name != "" {
 		target += "::" + req.Name
@@ -47,7 +45,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Args:               []string{target, "-x", "-q", "-p", "no:cacheprovider"},
 		Cwd:                dir,
 		Extra:              map[string]any{"module": "pytest"},
-		ExecutablePath:     python,
+		ExecutablePath:     python.path,
 		BreakOnExceptions:  "userUnhandled",
 		TestNameExpression: `__import__("os").environ.get("PYTEST_CURRENT_TEST", "")`,
 		FailureSummary:     pytestFailure,
@@ -120,40 +118,113 @@ func reportMessage(report string) string {
 	return last
 }
 
-// pytestInterpreter is the first interpreter, of those the user points at
-// and then the machine's, that imports pytest; with the ones it tried.
-func (a *Adapter) pytestInterpreter(ctx context.Context, s search) (string, []string) {
-	var paths []string
-	for _, c := range a.finder.preferred(s) {
-		if c.missing == nil {
-			paths = append(paths, c.path)
-		}
+// pytestInterpreter is the interpreter that runs the tests: the program's
+// (executablePath, else the project's environment) when there is one, for
+// the tests import the project's packages, which another interpreter's
+// pytest would not find; else the first of PYTHON_PATH, PATH and the
+// machine's interpreters that imports pytest.
+func (a *Adapter) pytestInterpreter(ctx context.Context, s search) (candidate, error) {
+	cands := a.finder.preferred(ctx, s)
+	if len(cands) > 0 && isEnvironment(cands[0].origin) {
+		return a.environmentPytest(ctx, cands[0], s)
 	}
 	if s.explicit == "" {
-		paths = append(paths, a.finder.system()...)
+		for _, p := range a.finder.system() {
+			cands = append(cands, candidate{path: p, origin: "found on this machine"})
+		}
 	}
 	seen := map[string]bool{}
 	var tried []string
-	for _, p := range paths {
-		real := realPath(p)
-		if seen[real] {
+	for _, c := range cands {
+		real := realPath(c.path)
+		if c.missing != nil || seen[real] {
 			continue
 		}
 		seen[real] = true
-		pctx, cancel := context.WithTimeout(ctx, pytestProbeTimeout)
-		cmd := exec.CommandContext(pctx, p, "-c", "import pytest")
-		cmd.Env = mergeEnv(os.Environ(), s.env)
-		err := cmd.Run()
-		cancel()
+		c, err := a.resolveLauncher(ctx, c, s)
 		if err == nil {
-			return p, tried
+			err = importsPytest(ctx, c.path, s)
 		}
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			tried = append(tried, p+": no pytest")
-		} else {
-			tried = append(tried, p+": "+err.Error())
+		if err == nil {
+			return c, nil
 		}
+		tried = append(tried, c.path+": "+err.Error())
 	}
-	return "", tried
+	return candidate{}, &adapter.UnavailableError{
+		Language:    languageID,
+		Reason:      "pytest cannot be imported by any Python interpreter found (" + strings.Join(tried, "; ") + ")",
+		InstallHint: "apt-get install -y python3-pytest (or: python3 -m pip install pytest)",
+	}
+}
+
+// environmentPytest is the project's environment, which must have pytest.
+func (a *Adapter) environmentPytest(ctx context.Context, c candidate, s search) (candidate, error) {
+	if c.missing != nil {
+		return candidate{}, fmt.Errorf("python interpreter %s (%s): %w", c.path, c.origin, c.missing)
+	}
+	err := importsPytest(ctx, c.path, s)
+	if err == nil {
+		return c, nil
+	}
+	if ctx.Err() != nil {
+		return candidate{}, err
+	}
+	return candidate{}, &adapter.UnavailableError{
+		Language: languageID,
+		Reason: fmt.Sprintf("pytest cannot be imported by %s (%s), which runs this project's tests: %v",
+			c.path, c.origin, err),
+		InstallHint: c.path + " -m pip install pytest",
+	}
+}
+
+// resolveLauncher turns a launcher candidate (py -3) into the interpreter
+// it starts, which a plan can name alone.
+func (a *Adapter) resolveLauncher(ctx context.Context, c candidate, s search) (candidate, error) {
+	if len(c.args) == 0 {
+		return c, nil
+	}
+	info, err := a.finder.probeCandidate(ctx, c, s)
+	if err != nil {
+		return c, err
+	}
+	c.path, c.args = info.Path, nil
+	return c, nil
+}
+
+// importsPytest checks that python can import pytest.
+func importsPytest(ctx context.Context, python string, s search) error {
+	ctx, cancel := context.WithTimeout(ctx, pytestProbeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, "-c", "import pytest")
+	cmd.Dir = s.dir
+	cmd.Env = s.environ()
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return errors.New("no pytest")
+	}
+	return err
+}
+
+// isEnvironment reports whether an interpreter chosen for this origin is
+// the program's own environment rather than one found on PATH or the
+// machine, which is only a fallback.
+func isEnvironment(origin string) bool {
+	switch origin {
+	case originExplicit, originVirtualEnv, originProject, originUV, originPoetry, originPipenv, originCondaYML, originConda:
+		return true
+	}
+	return false
+}
+
+// testOrigin is why TestPlan chose the interpreter a pytest launch names.
+func (a *Adapter) testOrigin(cfg adapter.LaunchConfig) (string, bool) {
+	if !runsPytest(cfg) || cfg.ExecutablePath == "" {
+		return "", false
+	}
+	v, ok := a.testOrigins.Load(cfg.ExecutablePath)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
 }

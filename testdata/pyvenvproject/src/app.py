@@ -1,0 +1,7 @@
+import sys
+
+import greeting
+
+message = greeting.greet("venv")
+print("interpreter", sys.executable)
+print(message)

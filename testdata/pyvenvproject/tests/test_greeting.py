@@ -1,0 +1,6 @@
+import greeting
+
+
+def test_greets_by_name():
+    said = greeting.greet("pytest")
+    assert said == "hi, pytest"
