@@ -69,6 +69,10 @@ type LaunchConfig struct {
 	StopOnEntry bool
 	// ExecutablePath is the interpreter or runtime the user chose, if any.
 	ExecutablePath string
+	// ExecutableReason, when set, says why ExecutablePath was chosen by
+	// someone other than the user (a TestPlan's "project venv"), for the
+	// Connection's Runtime line.
+	ExecutableReason string
 	// Extra holds the agent's dapLaunchArgs, passed through to the adapter's
 	// launch request (they override what the adapter would send).
 	Extra map[string]any
@@ -155,8 +159,10 @@ type TestPlan struct {
 	Env     map[string]string
 	Extra   map[string]any
 	// ExecutablePath is the runtime to run them with, when the plan chose
-	// one (an interpreter that has the test runner).
-	ExecutablePath string
+	// one (an interpreter that has the test runner), and ExecutableReason
+	// why (LaunchConfig.ExecutableReason).
+	ExecutablePath   string
+	ExecutableReason string
 	// BreakOnExceptions is the engine's mode for the run.
 	BreakOnExceptions string
 	// FunctionBreakpoints catch failures that are not exceptions (Go's

@@ -50,7 +50,7 @@ type languageEntry struct {
 	Installed   bool     `json:"installed" jsonschema:"the debug adapter is here: launch and attach work unless unavailable says otherwise"`
 	Adapter     string   `json:"adapter" jsonschema:"the debug adapter and how it runs the program"`
 	Version     string   `json:"version,omitempty" jsonschema:"the adapter's version (the runtime's for built-in adapters)"`
-	Runtime     string   `json:"runtime,omitempty" jsonschema:"the interpreter or runtime that runs the program, looked for on PATH; executablePath overrides it"`
+	Runtime     string   `json:"runtime,omitempty" jsonschema:"the interpreter or runtime found on PATH; a project's own (a venv, an .nvmrc) is used for its programs, named as runtime in start answers; executablePath overrides both"`
 	DebugTest   string   `json:"debugTest,omitempty" jsonschema:"the test runner debug_test drives for this language"`
 	Reason      string   `json:"reason,omitempty" jsonschema:"why it is not installed"`
 	InstallHint string   `json:"installHint,omitempty" jsonschema:"the command that installs what is missing"`

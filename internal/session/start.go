@@ -55,8 +55,10 @@ type LaunchSpec struct {
 	StopOnEntry       bool
 	BreakOnExceptions string
 	DapLaunchArgs     map[string]any
-	// ExecutablePath overrides the session's runtime for this launch.
-	ExecutablePath string
+	// ExecutablePath overrides the session's runtime for this launch, and
+	// ExecutableReason says why it was chosen (adapter.LaunchConfig).
+	ExecutablePath   string
+	ExecutableReason string
 }
 
 // AttachSpec is what attach_to_process asks for.
@@ -131,9 +133,9 @@ func (s *Session) checkProgram(program string) error {
 }
 
 func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
-	exe := s.opts.ExecutablePath
+	exe, why := s.opts.ExecutablePath, ""
 	if spec.ExecutablePath != "" {
-		exe = spec.ExecutablePath
+		exe, why = spec.ExecutablePath, spec.ExecutableReason
 	}
 	return adapter.LaunchConfig{
 		Program:           spec.Program,
@@ -142,6 +144,7 @@ func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
 		Env:               spec.Env,
 		StopOnEntry:       spec.StopOnEntry,
 		ExecutablePath:    exe,
+		ExecutableReason:  why,
 		Extra:             merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
 		Logger:            s.log,
 		BreakOnExceptions: spec.BreakOnExceptions,

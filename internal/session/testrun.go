@@ -58,7 +58,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	outputBefore := s.out.Cursor()
 	started, err := s.Start(ctx, LaunchSpec{
 		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
-		ExecutablePath: plan.ExecutablePath, BreakOnExceptions: plan.BreakOnExceptions,
+		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason, BreakOnExceptions: plan.BreakOnExceptions,
 	}, wait)
 	if err != nil {
 		return nil, err

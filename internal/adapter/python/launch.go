@@ -47,8 +47,8 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		return nil, nil, fmt.Errorf("%s is Python %s; debugpy needs Python %d.%d or later (choose another interpreter with executablePath or PYTHON_PATH)",
 			prog.Path, prog.Version, minMajor, minMinor)
 	}
-	if origin, ok := a.testOrigin(cfg); ok {
-		prog.origin = origin
+	if cfg.ExecutableReason != "" {
+		prog.origin = cfg.ExecutableReason
 	}
 	host := prog.interpreter
 	if !prog.hasDebugpy() {

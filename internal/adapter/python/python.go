@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
@@ -38,9 +37,6 @@ const (
 // Adapter is debugpy. The zero value is not usable; call New.
 type Adapter struct {
 	finder *finder
-	// testOrigins: why TestPlan chose each interpreter (by path), for the
-	// runtime line of its launch, which names it as executablePath.
-	testOrigins sync.Map
 }
 
 // New returns the debugpy adapter, looking for interpreters on this machine.

@@ -32,7 +32,6 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	if err != nil {
 		return nil, err
 	}
-	a.testOrigins.Store(python.path, python.origin)
 	target := req.Path
 	if req.Name != "" {
 		target += "::" + req.Name
@@ -46,6 +45,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Cwd:                dir,
 		Extra:              map[string]any{"module": "pytest"},
 		ExecutablePath:     python.path,
+		ExecutableReason:   python.origin,
 		BreakOnExceptions:  "userUnhandled",
 		TestNameExpression: `__import__("os").environ.get("PYTEST_CURRENT_TEST", "")`,
 		FailureSummary:     pytestFailure,
@@ -215,16 +215,4 @@ func isEnvironment(origin string) bool {
 		return true
 	}
 	return false
-}
-
-// testOrigin is why TestPlan chose the interpreter a pytest launch names.
-func (a *Adapter) testOrigin(cfg adapter.LaunchConfig) (string, bool) {
-	if !runsPytest(cfg) || cfg.ExecutablePath == "" {
-		return "", false
-	}
-	v, ok := a.testOrigins.Load(cfg.ExecutablePath)
-	if !ok {
-		return "", false
-	}
-	return v.(string), true
 }
