@@ -54,14 +54,15 @@ func (a *Adapter) program(ctx context.Context, t target, dryRun bool) (string, e
 	case kindBinary:
 		return t.path, nil
 	case kindC, kindCPP:
+		m := a.finder.machine
 		root, err := cacheRoot()
 		if err != nil {
 			return "", err
 		}
 		if dryRun {
-			return compiledPath(root, compilerFor(t.kind), t.path)
+			return compiledPath(m.OS, root, compilerFor(m, t.kind), t.path)
 		}
-		bin, _, err := compile(ctx, root, compilerFor(t.kind), t.path)
+		bin, _, err := compile(ctx, m.OS, root, compilerFor(m, t.kind), t.path)
 		return bin, err
 	case kindCargo:
 		if dryRun {
