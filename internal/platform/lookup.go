@@ -66,14 +66,42 @@ func runHost(ctx context.Context, name string, args ...string) (string, error) {
 func (m Machine) Home() string { return m.OS.HomeDir(m.Getenv) }
 
 // IsExecutable says whether p is a file the OS would run: a regular file
-// with an execute bit on Unix, any regular file on Windows (where the name
-// decides).
+// with an execute bit on Unix, a regular file whose extension PATHEXT
+// lists on Windows (which has no execute bit: the name decides).
 func (m Machine) IsExecutable(p string) bool {
 	st, err := m.Files.Stat(p)
 	if err != nil || !st.Mode().IsRegular() {
 		return false
 	}
-	return m.OS.IsWindows() || st.Mode()&0o111 != 0
+	if m.OS.IsWindows() {
+		return m.hasPathExt(p)
+	}
+	return st.Mode()&0o111 != 0
+}
+
+// pathExts are the extensions Windows runs without being told, lower case.
+func (m Machine) pathExts() []string {
+	exts := m.Getenv("PATHEXT")
+	if exts == "" {
+		exts = defaultPathExt
+	}
+	var out []string
+	for _, e := range strings.Split(exts, ";") {
+		if e != "" {
+			out = append(out, strings.ToLower(e))
+		}
+	}
+	return out
+}
+
+func (m Machine) hasPathExt(name string) bool {
+	lower := strings.ToLower(name)
+	for _, e := range m.pathExts() {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsFile says whether p is a regular file.
@@ -89,22 +117,12 @@ const defaultPathExt = ".COM;.EXE;.BAT;.CMD"
 // candidates are the files name may be on m: itself, or on Windows, when
 // it has no runnable extension, itself with each of PATHEXT's.
 func (m Machine) candidates(name string) []string {
-	if !m.OS.IsWindows() {
+	if !m.OS.IsWindows() || m.hasPathExt(name) {
 		return []string{name}
 	}
-	exts := m.Getenv("PATHEXT")
-	if exts == "" {
-		exts = defaultPathExt
-	}
 	var out []string
-	for _, e := range strings.Split(exts, ";") {
-		if e == "" {
-			continue
-		}
-		if strings.HasSuffix(strings.ToLower(name), strings.ToLower(e)) {
-			return []string{name}
-		}
-		out = append(out, name+strings.ToLower(e))
+	for _, e := range m.pathExts() {
+		out = append(out, name+e)
 	}
 	return out
 }
