@@ -20,15 +20,16 @@ import (
 	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 func init() {
-	adapter.Register(&Adapter{lang: adapter.Language{
+	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "javascript", Aliases: []string{"js", "node", "nodejs"}, DisplayName: "JavaScript",
 		Description:        "Node.js through its built-in inspector (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
 	}})
-	adapter.Register(&Adapter{lang: adapter.Language{
+	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "typescript", Aliases: []string{"ts"}, DisplayName: "TypeScript",
 		Description:        "Node.js through its built-in inspector, following source maps (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
@@ -38,6 +39,8 @@ func init() {
 // Adapter is the Node adapter, for one of the language ids it serves.
 type Adapter struct {
 	lang adapter.Language
+	// machine is where node is looked for; tests replace it.
+	machine platform.Machine
 
 	once  sync.Once
 	avail adapter.Availability
@@ -49,16 +52,17 @@ func (a *Adapter) Language() adapter.Language { return a.lang }
 // Check looks for node (once: the result is cached).
 func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	a.once.Do(func() {
-		path, err := findNode("")
+		found, err := findNode(a.machine, "")
 		if err != nil {
 			no := adapter.ModeStatus{Supported: true, Reason: "node is not installed"}
-			a.avail = adapter.Availability{Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
+			a.avail = adapter.Availability{Reason: err.Error(), InstallHint: installHint(a.machine.OS), Launch: no, Attach: no}
 			return
 		}
+		path := found.path
 		_, version, err := nodeVersion(ctx, path)
 		if err != nil {
 			no := adapter.ModeStatus{Supported: true, Reason: err.Error()}
-			a.avail = adapter.Availability{Path: path, Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
+			a.avail = adapter.Availability{Path: path, Reason: err.Error(), InstallHint: installHint(a.machine.OS), Launch: no, Attach: no}
 			return
 		}
 		ok := adapter.ModeStatus{Supported: true, Available: true}
@@ -90,10 +94,11 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if rt, _ := cfg.Extra["runtimeExecutable"].(string); rt != "" {
 		chosen = rt
 	}
-	node, err := findNode(chosen)
+	found, err := findNode(a.machine, chosen)
 	if err != nil {
-		return nil, &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint}
+		return nil, &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint(a.machine.OS)}
 	}
+	node := found.path
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = filepath.Dir(cfg.Program)
@@ -113,9 +118,11 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	command := []string{node, "--inspect-brk=127.0.0.1:0", cfg.Program}
 	command = append(command, progArgs...)
 	if cfg.DryRun {
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: "node", Command: command, Quirks: quirks}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: "node", Command: command, Quirks: quirks, Runtime: found.line()}, nil
 	}
-	return start("launch", args, command, cfg.Logger), nil
+	conn := start("launch", args, command, cfg.Logger)
+	conn.Runtime = found.line()
+	return conn, nil
 }
 
 // Attach prepares an attach to a running node, by inspector address or
