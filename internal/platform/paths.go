@@ -31,6 +31,15 @@ func (o OS) SamePath(a, b string) bool {
 	return a == b || a != "" && b != "" && o.Comparable(a) == o.Comparable(b)
 }
 
+// Within says whether p is dir or lies below it, by o's comparison.
+func (o OS) Within(dir, p string) bool {
+	d, q := o.Comparable(dir), o.Comparable(p)
+	if d == "" || q == "" {
+		return false
+	}
+	return q == d || strings.HasPrefix(q, strings.TrimSuffix(d, "/")+"/")
+}
+
 // FileURL is the file: URL of an absolute path, as Node and browsers write
 // it: file:///home/a/x.js, file:///C:/a/x.js, file://server/share/x.js.
 func (o OS) FileURL(p string) string {
