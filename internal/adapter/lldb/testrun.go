@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -59,7 +58,6 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	if req.Name != "" {
 		args = append([]string{req.Name}, args...)
 	}
-	root := t.path + string(filepath.Separator)
 	return &adapter.TestPlan{
 		Runner:            "cargo test",
 		Program:           exe,
@@ -67,7 +65,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Cwd:               t.path,
 		Env:               map[string]string{"RUST_BACKTRACE": "0"},
 		BreakOnExceptions: "uncaught",
-		TestFrame:         func(_, path string) bool { return strings.HasPrefix(path, root) },
+		TestFrame:         func(_, path string) bool { return path != t.path && a.finder.machine.OS.Within(t.path, path) },
 		FailureOutput:     testPanicLine,
 	}, nil
 }
