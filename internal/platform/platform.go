@@ -25,7 +25,8 @@ type OS struct {
 	ListSeparator byte
 	// DriveLetters says absolute paths begin with a drive ("C:\").
 	DriveLetters bool
-	// Installer names the package manager the install hints use.
+	// Installer names the package manager install hints are written for
+	// ("apt", "brew", "winget").
 	Installer string
 }
 

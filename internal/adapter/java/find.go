@@ -22,10 +22,10 @@ func (l launcher) runtime() string { return "java: " + l.path + " (" + l.origin 
 
 // installHint is the command that installs a JDK the finder finds on o.
 func installHint(o platform.OS) string {
-	switch o.Name {
-	case platform.Darwin.Name:
+	switch o.Installer {
+	case platform.Darwin.Installer:
 		return "brew install openjdk@17"
-	case platform.Windows.Name:
+	case platform.Windows.Installer:
 		return "winget install Microsoft.OpenJDK.17"
 	}
 	return "apt-get install -y openjdk-17-jdk-headless"

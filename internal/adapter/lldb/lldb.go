@@ -36,10 +36,10 @@ const (
 // o: Debian's lldb-22, Homebrew's llvm keg or Xcode's command-line tools,
 // LLVM's Windows installer.
 func installHint(o platform.OS) string {
-	switch o.Name {
-	case platform.Darwin.Name:
+	switch o.Installer {
+	case platform.Darwin.Installer:
 		return "brew install llvm (or: xcode-select --install)"
-	case platform.Windows.Name:
+	case platform.Windows.Installer:
 		return "winget install LLVM.LLVM"
 	}
 	return "apt-get install -y lldb-22"

@@ -15,10 +15,10 @@ import (
 
 // installHint is the command that installs node on o.
 func installHint(o platform.OS) string {
-	switch o.Name {
-	case platform.Darwin.Name:
+	switch o.Installer {
+	case platform.Darwin.Installer:
 		return "brew install node"
-	case platform.Windows.Name:
+	case platform.Windows.Installer:
 		return "winget install OpenJS.NodeJS.LTS"
 	}
 	return "apt-get install nodejs"
