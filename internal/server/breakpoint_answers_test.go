@@ -182,7 +182,11 @@ func TestRubyRunEndNamesBreakpointsNeverHit(t *testing.T) {
 	src := rubyProgram(t, "loop.rb")
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4, "condition": "item == 9"})
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13, "condition": "i == 5"})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 13)
+	started := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, started, "breakpoint", 13)
+	if rt := started.obj("data").str("runtime"); !strings.HasPrefix(rt, "ruby: /") || !strings.HasSuffix(rt, ")") {
+		t.Errorf("the start should name the ruby that runs the program and why: runtime %q", rt)
+	}
 	end := h.ok("continue_execution", map[string]any{"sessionId": id})
 	if end.str("state") != "stopped" || end.str("neverHit") != "loop.rb:4" {
 		t.Errorf("the end should name loop.rb:4 alone as never hit: neverHit=%q %v", end.str("neverHit"), end)

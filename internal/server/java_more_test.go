@@ -79,6 +79,9 @@ func TestJavaStopOnEntry(t *testing.T) {
 	id := h.sessionFor("java")
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "stopOnEntry": true})
 	wantStop(t, snap, "entry", 3)
+	if rt := snap.obj("data").str("runtime"); !strings.HasPrefix(rt, "java: /") || !strings.HasSuffix(rt, ")") {
+		t.Errorf("the start should name the java that runs the program and why: runtime %q", rt)
+	}
 	if f := snap.obj("location").str("function"); f != "Hello.main" {
 		t.Fatalf("entry stop in %q, want Hello.main", f)
 	}

@@ -88,7 +88,7 @@ func TestRubyWithoutGemfileSaysSo(t *testing.T) {
 	id := h.sessionFor("ruby")
 	src := rubyProgram(t, "loop.rb")
 	snap := h.stopAt(id, src, 12, src)
-	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", "(no Gemfile)")
+	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", "; no Gemfile)")
 }
 
 // TestGoFileOfAModuleSubpackageBuildsItsPackage: main.go of cmd/app, two
@@ -190,7 +190,7 @@ func TestDebugTestAnswersNameTheRuntime(t *testing.T) {
 		want           []string
 	}{
 		{"go", goProgram(t, "failing", "cart_test.go"), []string{"go: module ", "at " + goProgram(t, "failing") + " (go.mod)"}},
-		{"ruby", rubyProgram(t, "test_cart.rb"), []string{"ruby: ", "(no Gemfile)"}},
+		{"ruby", rubyProgram(t, "test_cart.rb"), []string{"ruby: ", "; no Gemfile)"}},
 		{"rust", nativeProgram(t, "rustfail", "src", "lib.rs"), []string{"rust: cargo test, package rustfail, workspace " + nativeProgram(t, "rustfail")}},
 	} {
 		t.Run(c.language, func(t *testing.T) {

@@ -76,6 +76,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	defer s.bpMu.Unlock()
 
 	s.mu.Lock()
+	req.File = s.bps.canonical(req.File)
 	var bp *Breakpoint
 	for _, b := range s.bps.files[req.File] {
 		if b.sendLine == placed {
@@ -274,7 +275,7 @@ func (s *Session) Breakpoints(file string) ([]Breakpoint, []FunctionBreakpoint) 
 	defer s.mu.Unlock()
 	var lines []Breakpoint
 	for _, bp := range s.bps.lines() {
-		if !bp.internal && (file == "" || bp.File == file) {
+		if !bp.internal && (file == "" || s.bps.os.SamePath(bp.File, file)) {
 			lines = append(lines, *bp)
 		}
 	}
@@ -321,7 +322,7 @@ func (s *Session) RemoveBreakpoints(ctx context.Context, m RemoveMatch) (*Remove
 		case m.ID != 0:
 			return bp.ID == m.ID
 		case m.File != "":
-			return bp.File == m.File && (m.Line == 0 || bp.Line == m.Line || bp.sendLine == m.Line || bp.askedLine == m.Line)
+			return s.bps.os.SamePath(bp.File, m.File) && (m.Line == 0 || bp.Line == m.Line || bp.sendLine == m.Line || bp.askedLine == m.Line)
 		}
 		return false
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // Breakpoint is a line breakpoint as the session tracks it. IDs are the
@@ -71,17 +72,41 @@ type FunctionBreakpoint struct {
 }
 
 // breakpointRegistry keeps every breakpoint per file: DAP's setBreakpoints
-// replaces a file's whole set, so the set is always sent whole. It is
-// guarded by the session's mutex.
+// replaces a file's whole set, so the set is always sent whole. A file is
+// keyed by the first spelling of its path the agent used; another
+// spelling of it (case on macOS and Windows, a drive letter's case or
+// separators on Windows) is the same key, by os's rules. It is guarded by
+// the session's mutex.
 type breakpointRegistry struct {
 	nextID         int
 	lastInternalID int
 	files          map[string][]*Breakpoint
 	functions      []*FunctionBreakpoint
+	os             platform.OS
 }
 
-func newBreakpointRegistry() *breakpointRegistry {
-	return &breakpointRegistry{files: map[string][]*Breakpoint{}}
+func newBreakpointRegistry(o platform.OS) *breakpointRegistry {
+	return &breakpointRegistry{files: map[string][]*Breakpoint{}, os: o}
+}
+
+// canonical is the key of the file path names: the spelling already
+// registered for it, else path itself.
+func (r *breakpointRegistry) canonical(path string) string {
+	if _, ok := r.files[path]; ok {
+		return path
+	}
+	for f := range r.files {
+		if r.os.SamePath(f, path) {
+			return f
+		}
+	}
+	return path
+}
+
+// linesAt returns the line breakpoints of the file path names, in any
+// spelling (a stack frame's path is the adapter's, not the agent's).
+func (r *breakpointRegistry) linesAt(path string) []*Breakpoint {
+	return r.files[r.canonical(path)]
 }
 
 func (r *breakpointRegistry) newID() int {

@@ -32,7 +32,7 @@ func (s *Session) markHitAtStop(r *run, st *Stop) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, bp := range s.bps.files[loc.File] {
+	for _, bp := range s.bps.linesAt(loc.File) {
 		if bp.Line == loc.Line {
 			r.markHitsLocked(bp.ID)
 		}

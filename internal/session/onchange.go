@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // ChangeRequest asks where the value of Expression, seen from FrameID (the
@@ -279,7 +279,7 @@ func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req Chang
 			break
 		}
 		step = StepInto
-		if len(cur.frames) > 0 && cur.depth-1-cur.top > target.fromBottom && libraryFrame(cur.frames[cur.top], r.conn.Quirks, root) {
+		if len(cur.frames) > 0 && cur.depth-1-cur.top > target.fromBottom && libraryFrame(cur.frames[cur.top], r.conn.Quirks, root, s.bps.os) {
 			// prev stays the calling line, which a change found after
 			// the step out is put down to.
 			step = StepOut
@@ -323,16 +323,16 @@ func projectRoot(frame dap.StackFrame) string {
 }
 
 // libraryFrame reports whether frame runs code the user did not write:
-// runtime internals as the adapter marks them, or source outside root.
-func libraryFrame(frame dap.StackFrame, q adapter.Quirks, root string) bool {
+// runtime internals as the adapter marks them, or source outside root
+// (by o's comparison: a folder's case may differ on macOS and Windows).
+func libraryFrame(frame dap.StackFrame, q adapter.Quirks, root string, o platform.OS) bool {
 	if isInternalFrame(frame, q) {
 		return true
 	}
-	if root == "" || frame.Source == nil || !filepath.IsAbs(frame.Source.Path) {
+	if root == "" || frame.Source == nil || !o.IsAbs(frame.Source.Path) {
 		return false
 	}
-	rel, err := filepath.Rel(root, frame.Source.Path)
-	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return !o.Within(root, frame.Source.Path)
 }
 
 func (s *Session) setStackOnly(r *run, on bool) {

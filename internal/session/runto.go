@@ -86,7 +86,7 @@ func (s *Session) RunTo(ctx context.Context, t RunToTarget, threadID int, timeou
 	if snap.State == StatePaused && snap.Location != nil {
 		l := snap.Location
 		res.Reached = (tempID != 0 && slices.Contains(snap.internalHits, tempID)) ||
-			(t.Function == "" && sameFile(l.File, t.File) && l.Line == line) ||
+			(t.Function == "" && samePath(s.bps.os, l.File, t.File) && l.Line == line) ||
 			(t.Function != "" && functionMatches(l.Function, t.Function))
 	}
 	return res, nil
@@ -101,15 +101,6 @@ func (s *Session) removeTemporary(ctx context.Context, id int) {
 	if _, err := s.RemoveBreakpoints(ctx, RemoveMatch{ID: id}); err != nil {
 		s.log.Warn("removing a temporary breakpoint", "id", id, "err", err)
 	}
-}
-
-func sameFile(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
 }
 
 // functionMatches accepts a frame name that is the function or ends with it

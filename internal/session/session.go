@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
@@ -145,7 +146,7 @@ func newSession(id string, a adapter.Adapter, opts Options) *Session {
 		state:    StateCreated,
 		updated:  now,
 		changed:  make(chan struct{}),
-		bps:      newBreakpointRegistry(),
+		bps:      newBreakpointRegistry(platform.Current()),
 	}
 	s.history = []StateChange{{State: StateCreated, Time: now}}
 	return s

@@ -3,9 +3,9 @@ package session
 import (
 	"context"
 	"os"
-	"path/filepath"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // stepOrigin is where a step_over or step_into began: the place of the
@@ -49,7 +49,7 @@ func (s *Session) hitsOriginLineLocked(r *run, st *Stop) *stepOrigin {
 	}
 	for _, id := range st.HitBreakpointIDs {
 		bp := s.bps.lineByID(id)
-		if bp == nil || bp.Line != o.line || !samePath(bp.File, o.path) || bp.Locations < 2 {
+		if bp == nil || bp.Line != o.line || !samePath(s.bps.os, bp.File, o.path) || bp.Locations < 2 {
 			return nil
 		}
 	}
@@ -68,7 +68,7 @@ func (s *Session) repeatStep(r *run, st *Stop, o *stepOrigin, kind string) bool 
 		return false
 	}
 	top := stack.StackFrames[0]
-	if top.Source == nil || top.Line != o.line || !samePath(top.Source.Path, o.path) || stackDepth(stack) != o.depth {
+	if top.Source == nil || top.Line != o.line || !samePath(s.bps.os, top.Source.Path, o.path) || stackDepth(stack) != o.depth {
 		return false
 	}
 	s.mu.Lock()
@@ -87,9 +87,11 @@ func (s *Session) repeatStep(r *run, st *Stop, o *stepOrigin, kind string) bool 
 	return true
 }
 
-// samePath says whether two paths name one file.
-func samePath(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
+// samePath says whether two paths name one file: by their names on o
+// (case folds on macOS and Windows), else by the file they open, which
+// follows links.
+func samePath(o platform.OS, a, b string) bool {
+	if o.SamePath(a, b) {
 		return true
 	}
 	ia, errA := os.Stat(a)

@@ -139,7 +139,7 @@ func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
 		s.mu.Unlock()
 		file, line := topLocation(r, st.ThreadID)
 		s.mu.Lock()
-		for _, bp := range s.bps.files[file] {
+		for _, bp := range s.bps.linesAt(file) {
 			if bp.Line == line && len(bp.Collect) > 0 {
 				return []*Breakpoint{bp}
 			}

@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 const (
@@ -32,39 +31,38 @@ type dlv struct {
 // binary until that binary changes.
 type finder struct {
 	versions adapter.VersionCache
-
-	// getenv and home are replaced by tests to keep the machine out.
-	getenv func(string) string
-	home   func() (string, error)
+	// machine is where dlv is looked for; tests replace it to keep this
+	// machine out.
+	machine platform.Machine
 }
 
 func newFinder() *finder {
-	return &finder{getenv: os.Getenv, home: os.UserHomeDir}
+	return &finder{machine: platform.Host()}
 }
 
 // candidates lists where dlv may be, in order of preference: the explicit
 // choice, DLV_PATH, $GOBIN, each $GOPATH/bin, ~/go/bin (go install's
-// default), then PATH. Named ones come with their origin so that a wrong
-// name is reported rather than silently replaced.
+// default; %USERPROFILE%\go\bin on Windows), then PATH. Named ones come
+// with their origin so that a wrong name is reported rather than silently
+// replaced.
 func (f *finder) candidates(explicit string) (named []candidate, dirs []string) {
+	m := f.machine
 	if explicit != "" {
 		named = append(named, candidate{explicit, "executablePath"})
 	}
-	if v := f.getenv(dlvPathEnv); v != "" {
+	if v := m.Getenv(dlvPathEnv); v != "" {
 		named = append(named, candidate{v, dlvPathEnv})
 	}
-	if v := f.getenv("GOBIN"); v != "" {
+	if v := m.Getenv("GOBIN"); v != "" {
 		dirs = append(dirs, v)
 	}
-	for _, p := range filepath.SplitList(f.getenv("GOPATH")) {
-		if p != "" {
-			dirs = append(dirs, filepath.Join(p, "bin"))
-		}
+	for _, p := range m.OS.SplitList(m.Getenv("GOPATH")) {
+		dirs = append(dirs, m.OS.Join(p, "bin"))
 	}
-	if h, err := f.home(); err == nil && h != "" {
-		dirs = append(dirs, filepath.Join(h, "go", "bin"))
+	if h := m.Home(); h != "" {
+		dirs = append(dirs, m.OS.Join(h, "go", "bin"))
 	}
-	dirs = append(dirs, filepath.SplitList(f.getenv("PATH"))...)
+	dirs = append(dirs, m.OS.SplitList(m.Getenv("PATH"))...)
 	return named, dirs
 }
 
@@ -72,42 +70,47 @@ type candidate struct {
 	path, origin string
 }
 
-// find returns the dlv to use: the first named one (which must work), or
-// else the first found in the directories.
-func (f *finder) find(ctx context.Context, explicit string) (*dlv, error) {
+// locate returns the dlv to try and where it came from: the first named
+// one, or else the first found in the directories (dlv.exe on Windows).
+func (f *finder) locate(explicit string) (c candidate, looked []string, err error) {
 	named, dirs := f.candidates(explicit)
 	if len(named) > 0 {
 		c := named[0]
-		p, err := adapter.LookPath(c.path, f.getenv("PATH"))
+		p, err := f.machine.LookPath(c.path)
 		if err != nil {
-			return nil, fmt.Errorf("dlv %s (%s): not found or not executable", c.path, c.origin)
+			return c, nil, fmt.Errorf("dlv %s (%s): not found or not executable", c.path, c.origin)
 		}
-		v, err := f.version(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("dlv %s (%s): %w", p, c.origin, err)
-		}
-		return &dlv{path: p, version: v}, nil
+		return candidate{p, c.origin}, nil, nil
 	}
-	var looked []string
 	seen := map[string]bool{}
 	for _, d := range dirs {
-		if d == "" || seen[d] {
+		if seen[d] {
 			continue
 		}
 		seen[d] = true
 		looked = append(looked, d)
-		p := filepath.Join(d, "dlv")
-		if !adapter.IsExecutable(p) {
-			continue
+		if p, err := f.machine.LookIn("dlv", []string{d}); err == nil {
+			return candidate{p, d}, looked, nil
 		}
-		v, err := f.version(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("dlv %s: %w", p, err)
-		}
-		return &dlv{path: p, version: v}, nil
 	}
-	return nil, fmt.Errorf("dlv (Delve) not found; looked in %s, %s, $GOBIN, $GOPATH/bin, ~/go/bin and PATH (%s)",
+	return candidate{}, looked, fmt.Errorf("dlv (Delve) not found; looked in %s, %s, $GOBIN, $GOPATH/bin, ~/go/bin and PATH (%s)",
 		"executablePath", dlvPathEnv, strings.Join(looked, ", "))
+}
+
+// find returns the dlv to use, which must answer `dlv version`.
+func (f *finder) find(ctx context.Context, explicit string) (*dlv, error) {
+	c, _, err := f.locate(explicit)
+	if err != nil {
+		return nil, err
+	}
+	v, err := f.version(ctx, c.path)
+	if err != nil {
+		if c.origin == "executablePath" || c.origin == dlvPathEnv {
+			return nil, fmt.Errorf("dlv %s (%s): %w", c.path, c.origin, err)
+		}
+		return nil, fmt.Errorf("dlv %s: %w", c.path, err)
+	}
+	return &dlv{path: c.path, version: v}, nil
 }
 
 // version runs `dlv version` unless the binary is unchanged since the last

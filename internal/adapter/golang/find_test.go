@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform/platformtest"
 )
 
 // fakeDlv writes a script that answers `dlv version` like Delve.
@@ -24,9 +26,10 @@ func fakeDlv(t *testing.T, dir, version string) string {
 // isolated is a finder that sees only env and a home without dlv.
 func isolated(t *testing.T, env map[string]string) *finder {
 	f := newFinder()
-	home := t.TempDir()
-	f.getenv = func(k string) string { return env[k] }
-	f.home = func() (string, error) { return home, nil }
+	if _, ok := env["HOME"]; !ok {
+		env["HOME"] = t.TempDir()
+	}
+	f.machine.Getenv = func(k string) string { return env[k] }
 	return f
 }
 
@@ -87,5 +90,39 @@ func TestParseVersionAndAddress(t *testing.T) {
 	}
 	if _, ok := parseListening("Type 'dlv help'\n", listeningPrefix); ok {
 		t.Error("parseListening accepted another line")
+	}
+}
+
+// TestLocatePerOS: where dlv is found on each OS, in order, on a fake
+// machine: GOPATH's bin, then go install's default under the home
+// directory, then PATH; on Windows only dlv.exe is a program.
+func TestLocatePerOS(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		os    platform.OS
+		env   map[string]string
+		files []string
+		want  string
+	}{
+		{"linux home", platform.Linux, map[string]string{"HOME": "/home/ann", "PATH": "/usr/bin"},
+			[]string{"/home/ann/go/bin/dlv", "/usr/bin/dlv"}, "/home/ann/go/bin/dlv"},
+		{"macOS Homebrew on PATH", platform.Darwin, map[string]string{"HOME": "/Users/ann", "PATH": "/opt/homebrew/bin:/usr/bin"},
+			[]string{"/opt/homebrew/bin/dlv"}, "/opt/homebrew/bin/dlv"},
+		{"windows userprofile", platform.Windows, map[string]string{"USERPROFILE": `C:\Users\ann`, "PATH": `C:\Tools`},
+			[]string{`C:\Users\ann\go\bin\dlv.exe`, `C:\Tools\dlv.exe`}, `C:\Users\ann\go\bin\dlv.exe`},
+		{"windows gopath list", platform.Windows, map[string]string{"USERPROFILE": `C:\Users\ann`, "GOPATH": `D:\a;E:\b`},
+			[]string{`D:\a\bin\dlv`, `E:\b\bin\dlv.exe`, `C:\Users\ann\go\bin\dlv.exe`}, `E:\b\bin\dlv.exe`},
+		{"windows PATH", platform.Windows, map[string]string{"USERPROFILE": `C:\Users\ann`, "PATH": `C:\Program Files\Go\bin;C:\Tools`},
+			[]string{`C:\Tools\dlv.exe`}, `C:\Tools\dlv.exe`},
+	} {
+		f := &finder{machine: platformtest.Machine(c.os, c.env, nil, c.files...)}
+		got, looked, err := f.locate("")
+		if err != nil || got.path != c.want {
+			t.Errorf("%s: found %q (%v), want %q; looked in %q", c.name, got.path, err, c.want, looked)
+		}
+	}
+	win := &finder{machine: platformtest.Machine(platform.Windows, map[string]string{dlvPathEnv: `C:\dbg\dlv`}, nil, `C:\dbg\dlv.exe`)}
+	if got, _, err := win.locate(""); err != nil || got.path != `C:\dbg\dlv.exe` {
+		t.Errorf("DLV_PATH without .exe on Windows: %q %v", got.path, err)
 	}
 }

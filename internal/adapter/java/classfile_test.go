@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
 // compileApp compiles testdata's com.example classes into a temp directory.
 func compileApp(t *testing.T) string {
 	t.Helper()
-	javac := testenv.RequireTool(t, installHint, "javac")
+	javac := testenv.RequireTool(t, installHint(platform.Linux), "javac")
 	out := t.TempDir()
 	srcs, _ := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "java", "src", "com", "example", "*.java"))
 	if b, err := exec.Command(javac, append([]string{"-d", out}, srcs...)...).CombinedOutput(); err != nil {

@@ -16,30 +16,30 @@ import (
 	"log/slog"
 	"maps"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 func init() { adapter.Register(New()) }
 
 const (
-	languageID  = "java"
-	adapterID   = "java"
-	installHint = "apt-get install -y openjdk-17-jdk-headless"
+	languageID = "java"
+	adapterID  = "java"
 )
 
 // Adapter is the built-in JVM adapter.
 type Adapter struct {
-	getenv func(string) string
+	// machine is where the java launcher is looked for; tests replace it.
+	machine platform.Machine
 }
 
 // New returns the JVM adapter.
-func New() *Adapter { return &Adapter{getenv: os.Getenv} }
+func New() *Adapter { return &Adapter{machine: platform.Host()} }
 
 // Language describes Java and the JVM languages served alike.
 func (*Adapter) Language() adapter.Language {
@@ -56,44 +56,22 @@ func (*Adapter) Language() adapter.Language {
 // Check looks for the java launcher.
 func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	attach := adapter.ModeStatus{Supported: true, Available: true}
-	java, err := findJava("", a.getenv)
+	java, err := findJava(ctx, a.machine, "")
 	if err != nil {
 		return adapter.Availability{
 			Reason:      err.Error(),
-			InstallHint: installHint,
+			InstallHint: installHint(a.machine.OS),
 			Launch:      adapter.ModeStatus{Supported: true, Reason: err.Error()},
 			Attach:      attach,
 		}
 	}
 	return adapter.Availability{
 		Installed: true,
-		Version:   javaVersion(ctx, java),
-		Path:      java,
+		Version:   javaVersion(ctx, java.path),
+		Path:      java.path,
 		Launch:    adapter.ModeStatus{Supported: true, Available: true},
 		Attach:    attach,
 	}
-}
-
-// findJava finds the java launcher: the path given, $JAVA_HOME/bin/java,
-// then PATH.
-func findJava(explicit string, getenv func(string) string) (string, error) {
-	if explicit != "" {
-		if st, err := os.Stat(explicit); err != nil || st.IsDir() {
-			return "", &adapter.UnavailableError{Language: languageID, Reason: "executablePath " + explicit + " is not a java launcher", InstallHint: installHint}
-		}
-		return explicit, nil
-	}
-	if home := getenv("JAVA_HOME"); home != "" {
-		p := filepath.Join(home, "bin", "java")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := adapter.LookPath("java", getenv("PATH"))
-	if err != nil {
-		return "", &adapter.UnavailableError{Language: languageID, Reason: "no java on PATH and JAVA_HOME unset", InstallHint: installHint}
-	}
-	return p, nil
 }
 
 // javaVersion asks java for its version line ("openjdk version "17.0.15"").
@@ -116,7 +94,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	java, err := findJava(cfg.ExecutablePath, a.getenv)
+	java, err := findJava(ctx, a.machine, cfg.ExecutablePath)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +110,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		"program":     cfg.Program,
 		"args":        progArgs,
 		"cwd":         cwd,
-		"javaPath":    java,
+		"javaPath":    java.path,
 		"stopOnEntry": cfg.StopOnEntry,
 	}
 	if len(cfg.Env) > 0 {
@@ -151,9 +129,11 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		if resolveErr != nil {
 			return nil, resolveErr
 		}
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: java.runtime()}, nil
 	}
-	return a.start("launch", args, command, cfg.Logger), nil
+	conn := a.start("launch", args, command, cfg.Logger)
+	conn.Runtime = java.runtime()
+	return conn, nil
 }
 
 // NamesProgram reports whether a program path that is no file names a

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
@@ -89,12 +90,23 @@ func cargoRoot(dir string) string {
 	}
 }
 
-// compilerFor is the compiler a lone source file is built with.
-func compilerFor(kind string) string {
+// compilerFor is the compiler a lone source file is built with on m: cc
+// or c++, else, on macOS and Windows where LLVM's names may be the only
+// ones (Homebrew's llvm, LLVM's Windows installer), clang or clang++.
+func compilerFor(m platform.Machine, kind string) string {
+	compiler, llvm := "cc", "clang"
 	if kind == kindCPP {
-		return "c++"
+		compiler, llvm = "c++", "clang++"
 	}
-	return "cc"
+	if m.OS.Name == platform.Linux.Name {
+		return compiler
+	}
+	if _, err := m.LookPath(compiler); err != nil {
+		if _, err := m.LookPath(llvm); err == nil {
+			return llvm
+		}
+	}
+	return compiler
 }
 
 // compileFlags keep every variable and line: -O0 so that values are not
@@ -113,8 +125,8 @@ func cacheRoot() (string, error) {
 // compiledPath is where the binary of a lone source file goes: a
 // directory named by the hash of the compiler, its flags and the source,
 // so that an unchanged source is not rebuilt and an edit is. Headers are
-// not part of the key.
-func compiledPath(root, compiler, source string) (string, error) {
+// not part of the key. The name ends as o's programs do (.exe on Windows).
+func compiledPath(o platform.OS, root, compiler, source string) (string, error) {
 	src, err := os.ReadFile(source)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", source, err)
@@ -124,14 +136,14 @@ func compiledPath(root, compiler, source string) (string, error) {
 	h.Write(src)
 	key := hex.EncodeToString(h.Sum(nil))[:24]
 	name := strings.TrimSuffix(filepath.Base(source), filepath.Ext(source))
-	return filepath.Join(root, key, name), nil
+	return filepath.Join(root, key, name+o.ExeSuffix), nil
 }
 
 // compile builds a lone C or C++ file into the cache unless an identical
 // build is there already; built reports whether the compiler ran. The
 // compiler's own messages are the error text, verbatim.
-func compile(ctx context.Context, root, compiler, source string) (bin string, built bool, err error) {
-	bin, err = compiledPath(root, compiler, source)
+func compile(ctx context.Context, o platform.OS, root, compiler, source string) (bin string, built bool, err error) {
+	bin, err = compiledPath(o, root, compiler, source)
 	if err != nil {
 		return "", false, err
 	}

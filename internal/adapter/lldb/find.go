@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 const (
@@ -35,19 +35,33 @@ type binary struct {
 type finder struct {
 	versions adapter.VersionCache
 
-	// getenv and llvmDirs are replaced by tests to keep the machine out.
-	getenv   func(string) string
+	// machine is where lldb-dap is looked for, and llvmDirs lists the
+	// per-version LLVM directories on it; tests replace both to keep this
+	// machine out.
+	machine  platform.Machine
 	llvmDirs func() []string
 }
 
 func newFinder() *finder {
-	return &finder{getenv: os.Getenv, llvmDirs: systemLLVMDirs}
+	f := &finder{machine: platform.Host()}
+	f.llvmDirs = f.systemLLVMDirs
+	return f
 }
 
-// systemLLVMDirs are Debian's per-version LLVM directories, where the
-// unsuffixed lldb-dap of each installed version lives.
-func systemLLVMDirs() []string {
-	dirs, _ := filepath.Glob("/usr/lib/llvm-*/bin")
+// systemLLVMDirs are Debian's per-version LLVM directories
+// (/usr/lib/llvm-NN/bin), where the unsuffixed lldb-dap of each installed
+// version lives; other systems have none.
+func (f *finder) systemLLVMDirs() []string {
+	if f.machine.OS.Name != platform.Linux.Name {
+		return nil
+	}
+	entries, _ := f.machine.Files.ReadDir("/usr/lib")
+	var dirs []string
+	for _, e := range entries {
+		if llvmDirVersion.MatchString(e.Name()) {
+			dirs = append(dirs, "/usr/lib/"+e.Name()+"/bin")
+		}
+	}
 	return dirs
 }
 
@@ -67,15 +81,14 @@ type candidate struct {
 }
 
 // find returns the lldb-dap to use: the explicit choice, LLDB_DAP_PATH,
-// `lldb-dap` on PATH, the highest lldb-dap-NN (on PATH or in
-// /usr/lib/llvm-NN/bin), then the highest lldb-vscode-NN. Named ones must
-// work: a wrong name is reported rather than silently replaced.
+// then the first of locate's that answers --version. Named ones must work:
+// a wrong name is reported rather than silently replaced.
 func (f *finder) find(ctx context.Context, explicit string) (*binary, error) {
-	for _, n := range []struct{ path, origin string }{{explicit, "executablePath"}, {f.getenv(lldbDAPPathEnv), lldbDAPPathEnv}} {
+	for _, n := range []struct{ path, origin string }{{explicit, "executablePath"}, {f.machine.Getenv(lldbDAPPathEnv), lldbDAPPathEnv}} {
 		if n.path == "" {
 			continue
 		}
-		p, err := adapter.LookPath(n.path, f.getenv("PATH"))
+		p, err := f.machine.LookPath(n.path)
 		if err != nil {
 			return nil, fmt.Errorf("lldb-dap %s (%s): not found or not executable", n.path, n.origin)
 		}
@@ -85,68 +98,118 @@ func (f *finder) find(ctx context.Context, explicit string) (*binary, error) {
 		}
 		return &binary{path: p, version: v}, nil
 	}
-	if p, err := adapter.LookPath("lldb-dap", f.getenv("PATH")); err == nil {
-		if v, err := f.version(ctx, p); err == nil {
-			return &binary{path: p, version: v}, nil
-		}
-	}
-	cands := f.versionedCandidates()
 	var broken []string
-	for _, c := range cands {
-		v, err := f.version(ctx, c.path)
+	for _, p := range f.locate(ctx) {
+		v, err := f.version(ctx, p)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
 			}
-			broken = append(broken, fmt.Sprintf("%s (%v)", c.path, err))
+			broken = append(broken, fmt.Sprintf("%s (%v)", p, err))
 			continue
 		}
-		return &binary{path: c.path, version: v}, nil
+		return &binary{path: p, version: v}, nil
 	}
-	msg := "lldb-dap not found; looked at executablePath, " + lldbDAPPathEnv + ", lldb-dap, lldb-dap-NN and lldb-vscode-NN on PATH and in /usr/lib/llvm-*/bin"
+	msg := "lldb-dap not found; looked at executablePath, " + lldbDAPPathEnv + ", " + f.searched()
 	if len(broken) > 0 {
 		msg += "; unusable: " + strings.Join(broken, ", ")
 	}
 	return nil, fmt.Errorf("%s", msg)
 }
 
+// searched says where locate looks on this OS.
+func (f *finder) searched() string {
+	switch f.machine.OS.Name {
+	case platform.Darwin.Name:
+		return "lldb-dap on PATH, `xcrun -f lldb-dap` (Xcode) and Homebrew's llvm (" + strings.Join(homebrewLLVM, ", ") + ")"
+	case platform.Windows.Name:
+		return "lldb-dap.exe on PATH and in LLVM's installation (%ProgramFiles%\\LLVM\\bin)"
+	}
+	return "lldb-dap, lldb-dap-NN and lldb-vscode-NN on PATH and in /usr/lib/llvm-*/bin"
+}
+
+// homebrewLLVM are where Homebrew's llvm keg keeps lldb-dap (Apple
+// silicon, then Intel); the keg is not linked onto PATH.
+var homebrewLLVM = []string{"/opt/homebrew/opt/llvm/bin", "/usr/local/opt/llvm/bin"}
+
+// locate lists the lldb-dap binaries on the machine, best first: lldb-dap
+// on PATH; on macOS Xcode's (which `xcrun -f` names) and then Homebrew's;
+// on Windows LLVM's installer's; then the highest lldb-dap-NN (on PATH or
+// in /usr/lib/llvm-NN/bin) and the highest lldb-vscode-NN.
+func (f *finder) locate(ctx context.Context) []string {
+	m := f.machine
+	var paths []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p != "" && !seen[p] && m.IsExecutable(p) {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	if p, err := m.LookPath("lldb-dap"); err == nil {
+		add(p)
+	}
+	switch m.OS.Name {
+	case platform.Darwin.Name:
+		// Xcode's lldb-dap is signed to work with the system's
+		// debugserver, so it comes before a Homebrew build.
+		if p, err := m.Run(ctx, "xcrun", "-f", "lldb-dap"); err == nil {
+			add(p)
+		}
+		for _, d := range homebrewLLVM {
+			add(m.OS.Join(d, "lldb-dap"))
+		}
+	case platform.Windows.Name:
+		programFiles := m.Getenv("ProgramFiles")
+		if programFiles == "" {
+			programFiles = `C:\Program Files`
+		}
+		add(m.OS.Join(programFiles, "LLVM", "bin", m.OS.Exe("lldb-dap")))
+	}
+	for _, c := range f.versionedCandidates() {
+		add(c.path)
+	}
+	return paths
+}
+
 // versionedCandidates lists lldb-dap-NN, the unsuffixed lldb-dap of each
 // /usr/lib/llvm-NN/bin, then lldb-vscode-NN, highest version first.
 func (f *finder) versionedCandidates() []candidate {
+	m := f.machine
 	var cands []candidate
 	seen := map[string]bool{}
 	add := func(c candidate) {
-		if !seen[c.path] && adapter.IsExecutable(c.path) {
+		if !seen[c.path] && m.IsExecutable(c.path) {
 			seen[c.path] = true
 			cands = append(cands, c)
 		}
 	}
-	for _, d := range filepath.SplitList(f.getenv("PATH")) {
-		entries, err := os.ReadDir(d)
-		if d == "" || err != nil {
+	for _, d := range m.OS.SplitList(m.Getenv("PATH")) {
+		entries, err := m.Files.ReadDir(d)
+		if err != nil {
 			continue
 		}
 		for _, e := range entries {
-			m := versioned.FindStringSubmatch(e.Name())
-			if m == nil {
+			match := versioned.FindStringSubmatch(strings.TrimSuffix(e.Name(), m.OS.ExeSuffix))
+			if match == nil {
 				continue
 			}
-			major, _ := strconv.Atoi(m[2])
+			major, _ := strconv.Atoi(match[2])
 			family := 0
-			if m[1] == "lldb-vscode" {
+			if match[1] == "lldb-vscode" {
 				family = 1
 			}
-			add(candidate{path: filepath.Join(d, e.Name()), family: family, major: major})
+			add(candidate{path: m.OS.Join(d, e.Name()), family: family, major: major})
 		}
 	}
 	for _, d := range f.llvmDirs() {
-		m := llvmDirVersion.FindStringSubmatch(d)
-		if m == nil {
+		match := llvmDirVersion.FindStringSubmatch(d)
+		if match == nil {
 			continue
 		}
-		major, _ := strconv.Atoi(m[1])
-		add(candidate{path: filepath.Join(d, "lldb-dap"), major: major})
-		add(candidate{path: filepath.Join(d, "lldb-vscode"), family: 1, major: major})
+		major, _ := strconv.Atoi(match[1])
+		add(candidate{path: m.OS.Join(d, "lldb-dap"), major: major})
+		add(candidate{path: m.OS.Join(d, "lldb-vscode"), family: 1, major: major})
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].family != cands[j].family {

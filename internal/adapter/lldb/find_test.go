@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform/platformtest"
 )
 
 // fakeDAP writes an executable that prints a version banner like
@@ -27,7 +29,7 @@ func fakeDAP(t *testing.T, dir, name, version string) string {
 
 func testFinder(env map[string]string, llvm ...string) *finder {
 	f := newFinder()
-	f.getenv = func(k string) string { return env[k] }
+	f.machine.Getenv = func(k string) string { return env[k] }
 	f.llvmDirs = func() []string { return llvm }
 	return f
 }
@@ -140,7 +142,7 @@ func TestFindMissingAndCheck(t *testing.T) {
 	f := testFinder(map[string]string{"PATH": t.TempDir()})
 	a := &Adapter{lang: languages[0], finder: f}
 	av := a.Check(context.Background())
-	if av.Installed || av.InstallHint != "apt-get install -y lldb-22" || !strings.Contains(av.Reason, "lldb-dap not found") {
+	if av.Installed || av.InstallHint != installHint(platform.Linux) || !strings.Contains(av.Reason, "lldb-dap not found") {
 		t.Errorf("missing lldb-dap: %+v", av)
 	}
 	if av.Launch.Available || av.Attach.Available {
@@ -199,5 +201,102 @@ func TestLookupAliases(t *testing.T) {
 		if !ok || a.Language().ID != want {
 			t.Errorf("Lookup(%q) = %v, %v; want %s", alias, a, ok, want)
 		}
+	}
+}
+
+// TestLocatePerOS: which lldb-dap binaries each OS offers, best first, on a
+// fake machine: PATH, then Xcode's and Homebrew's on macOS, LLVM's
+// installer's on Windows, then Debian's versioned ones on Linux.
+func TestLocatePerOS(t *testing.T) {
+	xcode := "/Applications/Xcode.app/Contents/Developer/usr/bin/lldb-dap"
+	for _, c := range []struct {
+		name     string
+		os       platform.OS
+		env      map[string]string
+		commands map[string]string
+		files    []string
+		want     []string
+	}{
+		{"linux", platform.Linux, map[string]string{"PATH": "/usr/bin"}, nil,
+			[]string{"/usr/bin/lldb-dap-19", "/usr/bin/lldb-dap-22"},
+			[]string{"/usr/bin/lldb-dap-22", "/usr/bin/lldb-dap-19"}},
+		{"macOS xcrun and Homebrew", platform.Darwin, map[string]string{"PATH": "/usr/bin:/opt/homebrew/bin"},
+			map[string]string{"xcrun -f lldb-dap": xcode},
+			[]string{xcode, "/opt/homebrew/opt/llvm/bin/lldb-dap", "/usr/local/opt/llvm/bin/lldb-dap"},
+			[]string{xcode, "/opt/homebrew/opt/llvm/bin/lldb-dap", "/usr/local/opt/llvm/bin/lldb-dap"}},
+		{"macOS PATH first, no Xcode", platform.Darwin, map[string]string{"PATH": "/Users/a/bin"}, nil,
+			[]string{"/Users/a/bin/lldb-dap", "/usr/local/opt/llvm/bin/lldb-dap"},
+			[]string{"/Users/a/bin/lldb-dap", "/usr/local/opt/llvm/bin/lldb-dap"}},
+		{"windows", platform.Windows, map[string]string{"PATH": `C:\Tools`, "ProgramFiles": `D:\Apps`}, nil,
+			[]string{`C:\Tools\lldb-dap`, `D:\Apps\LLVM\bin\lldb-dap.exe`, `C:\Program Files\LLVM\bin\lldb-dap.exe`},
+			[]string{`D:\Apps\LLVM\bin\lldb-dap.exe`}},
+		{"windows PATH and default Program Files", platform.Windows, map[string]string{"PATH": `C:\Tools`}, nil,
+			[]string{`C:\Tools\lldb-dap.exe`, `C:\Program Files\LLVM\bin\lldb-dap.exe`},
+			[]string{`C:\Tools\lldb-dap.exe`, `C:\Program Files\LLVM\bin\lldb-dap.exe`}},
+	} {
+		f := &finder{machine: platformtest.Machine(c.os, c.env, c.commands, c.files...)}
+		f.llvmDirs = f.systemLLVMDirs
+		if got := f.locate(context.Background()); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: located %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSystemLLVMDirsOnLinuxOnly: /usr/lib/llvm-NN/bin is Debian's layout;
+// a Mac with such a directory does not look there.
+func TestSystemLLVMDirsOnLinuxOnly(t *testing.T) {
+	files := []string{"/usr/lib/llvm-21/bin/lldb-dap"}
+	linux := &finder{machine: platformtest.Machine(platform.Linux, nil, nil, files...)}
+	linux.llvmDirs = linux.systemLLVMDirs
+	if got := linux.locate(context.Background()); len(got) != 1 || got[0] != files[0] {
+		t.Errorf("linux: %q", got)
+	}
+	mac := &finder{machine: platformtest.Machine(platform.Darwin, nil, nil, files...)}
+	if dirs := mac.systemLLVMDirs(); len(dirs) != 0 {
+		t.Errorf("macOS: %q", dirs)
+	}
+}
+
+func TestInstallHintPerOS(t *testing.T) {
+	for o, want := range map[*platform.OS]string{
+		&platform.Linux:   "apt-get install -y lldb-22",
+		&platform.Darwin:  "brew install llvm",
+		&platform.Windows: "winget install LLVM.LLVM",
+	} {
+		a := &Adapter{lang: languages[0], finder: &finder{machine: platformtest.Machine(*o, nil, nil)}}
+		a.finder.llvmDirs = a.finder.systemLLVMDirs
+		if av := a.Check(context.Background()); av.Installed || !strings.HasPrefix(av.InstallHint, want) {
+			t.Errorf("%s: hint %q, want %q", o.Name, av.InstallHint, want)
+		}
+	}
+}
+
+// TestCompilerAndOutputPerOS: a lone C file builds with cc, or clang where
+// only LLVM's names exist (macOS, Windows), into a .exe on Windows.
+func TestCompilerAndOutputPerOS(t *testing.T) {
+	for _, c := range []struct {
+		os         platform.OS
+		path       string
+		files      []string
+		kind, want string
+	}{
+		{platform.Linux, "/usr/bin", nil, kindC, "cc"},
+		{platform.Darwin, "/usr/bin", []string{"/usr/bin/cc", "/usr/bin/clang"}, kindC, "cc"},
+		{platform.Darwin, "/opt/homebrew/opt/llvm/bin", []string{"/opt/homebrew/opt/llvm/bin/clang"}, kindC, "clang"},
+		{platform.Windows, `C:\LLVM\bin`, []string{`C:\LLVM\bin\clang++.exe`}, kindCPP, "clang++"},
+	} {
+		m := platformtest.Machine(c.os, map[string]string{"PATH": c.path}, nil, c.files...)
+		if got := compilerFor(m, c.kind); got != c.want {
+			t.Errorf("%s %s: compiler %q, want %q", c.os.Name, c.kind, got, c.want)
+		}
+	}
+	src := filepath.Join(t.TempDir(), "prog.c")
+	if err := os.WriteFile(src, []byte("int main(void){return 0;}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	win, _ := compiledPath(platform.Windows, t.TempDir(), "clang", src)
+	unix, _ := compiledPath(platform.Linux, t.TempDir(), "cc", src)
+	if filepath.Base(win) != "prog.exe" || filepath.Base(unix) != "prog" {
+		t.Errorf("outputs: %q, %q", win, unix)
 	}
 }

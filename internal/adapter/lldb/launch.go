@@ -68,17 +68,18 @@ func (a *Adapter) program(ctx context.Context, t target, dryRun bool) (bin, runt
 	case kindBinary:
 		return t.path, fmt.Sprintf("%s: the binary %s as given (built by the agent)", a.lang.ID, t.path), nil
 	case kindC, kindCPP:
+		m := a.finder.machine
 		root, err := cacheRoot()
 		if err != nil {
 			return "", "", err
 		}
-		compiler := compilerFor(t.kind)
+		compiler := compilerFor(m, t.kind)
 		runtime := fmt.Sprintf("%s: %s %s %s (a lone file, built by mcp-debugger)", a.lang.ID, compiler, strings.Join(compileFlags, " "), t.path)
 		if dryRun {
-			bin, err := compiledPath(root, compiler, t.path)
+			bin, err := compiledPath(m.OS, root, compiler, t.path)
 			return bin, runtime, err
 		}
-		bin, _, err := compile(ctx, root, compiler, t.path)
+		bin, _, err := compile(ctx, m.OS, root, compiler, t.path)
 		return bin, runtime, withProjectHint(err, t.path)
 	case kindCargo:
 		if dryRun {

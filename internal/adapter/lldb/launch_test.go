@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 func TestLaunchArguments(t *testing.T) {
@@ -103,20 +104,20 @@ func TestCompileCachedUntilSourceChanges(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "hello.c")
 	os.WriteFile(src, []byte("int main(void) { return 0; }\n"), 0o644)
 	ctx := context.Background()
-	bin, built, err := compile(ctx, root, "cc", src)
+	bin, built, err := compile(ctx, platform.Current(), root, "cc", src)
 	if err != nil || !built || !adapter.IsExecutable(bin) || !strings.HasPrefix(bin, root) {
 		t.Fatalf("first build: %s %v %v", bin, built, err)
 	}
-	again, built, err := compile(ctx, root, "cc", src)
+	again, built, err := compile(ctx, platform.Current(), root, "cc", src)
 	if err != nil || built || again != bin {
 		t.Errorf("an unchanged source must not be rebuilt: %s %v %v", again, built, err)
 	}
 	os.WriteFile(src, []byte("int main(void) { return 1; }\n"), 0o644)
-	changed, built, err := compile(ctx, root, "cc", src)
+	changed, built, err := compile(ctx, platform.Current(), root, "cc", src)
 	if err != nil || !built || changed == bin {
 		t.Errorf("an edited source is rebuilt elsewhere: %s %v %v", changed, built, err)
 	}
-	if p, _ := compiledPath(root, "c++", src); p == changed {
+	if p, _ := compiledPath(platform.Current(), root, "c++", src); p == changed {
 		t.Errorf("the compiler is part of the key")
 	}
 }
@@ -128,7 +129,7 @@ func TestCompileErrorVerbatim(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "bad.c")
 	os.WriteFile(src, []byte("int main(void) {\n\treturn nope;\n}\n"), 0o644)
 	root := t.TempDir()
-	_, _, err := compile(context.Background(), root, "cc", src)
+	_, _, err := compile(context.Background(), platform.Current(), root, "cc", src)
 	if err == nil || !strings.Contains(err.Error(), "bad.c:2:16: error:") || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("compiler output verbatim: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"context"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 func init() {
@@ -29,9 +30,20 @@ func init() {
 const (
 	// adapterID is what VS Code's lldb-dap extension sends.
 	adapterID = "lldb-dap"
-	// installHint installs lldb-dap-22 on Debian and Ubuntu.
-	installHint = "apt-get install -y lldb-22"
 )
+
+// installHint is the command that installs an lldb-dap the finder finds on
+// o: Debian's lldb-22, Homebrew's llvm keg or Xcode's command-line tools,
+// LLVM's Windows installer.
+func installHint(o platform.OS) string {
+	switch o.Installer {
+	case platform.Darwin.Installer:
+		return "brew install llvm (or: xcode-select --install)"
+	case platform.Windows.Installer:
+		return "winget install LLVM.LLVM"
+	}
+	return "apt-get install -y lldb-22"
+}
 
 // Language ids.
 const (
@@ -80,7 +92,7 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	found, err := a.finder.find(ctx, "")
 	if err != nil {
 		mode := adapter.ModeStatus{Supported: true, Reason: err.Error()}
-		return adapter.Availability{Reason: err.Error(), InstallHint: installHint, Launch: mode, Attach: mode}
+		return adapter.Availability{Reason: err.Error(), InstallHint: installHint(a.finder.machine.OS), Launch: mode, Attach: mode}
 	}
 	ok := adapter.ModeStatus{Supported: true, Available: true}
 	return adapter.Availability{Installed: true, Version: found.version, Path: found.path, Launch: ok, Attach: ok}
@@ -89,5 +101,5 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 // unavailable wraps a finder error for the session, which turns it into an
 // install hint for the agent.
 func (a *Adapter) unavailable(err error) *adapter.UnavailableError {
-	return &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint}
+	return &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint(a.finder.machine.OS)}
 }

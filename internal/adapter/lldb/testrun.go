@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -63,7 +62,6 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	if req.Name != "" {
 		args = append([]string{req.Name}, args...)
 	}
-	root := t.path + string(filepath.Separator)
 	return &adapter.TestPlan{
 		Runner:            "cargo test",
 		Program:           exe,
@@ -72,7 +70,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Env:               map[string]string{"RUST_BACKTRACE": "0"},
 		Extra:             map[string]any{runtimeKey: runtime},
 		BreakOnExceptions: "uncaught",
-		TestFrame:         func(_, path string) bool { return strings.HasPrefix(path, root) },
+		TestFrame:         func(_, path string) bool { return path != t.path && a.finder.machine.OS.Within(t.path, path) },
 		FailureOutput:     testPanicLine,
 	}, nil
 }

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
 	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // breakpoint is one DAP source breakpoint and the inspector breakpoints
@@ -146,7 +148,7 @@ func (s *server) setBreakpoints(req *request) (any, error) {
 // bindPlain sets a breakpoint by URL, so that it binds in the script now
 // or when it loads (ADAPTER-QUIRKS.md, Node 5).
 func (s *server) bindPlain(ctx context.Context, bp *breakpoint) {
-	params := map[string]any{"lineNumber": bp.line - 1, "urlRegex": urlRegex(bp.path), "condition": bpCondition(bp)}
+	params := map[string]any{"lineNumber": bp.line - 1, "urlRegex": urlRegex(s.os, bp.path), "condition": bpCondition(bp)}
 	var res cdp.SetBreakpointByURLResult
 	if err := s.cdp.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 		bp.message = err.Error()
@@ -177,11 +179,11 @@ func (s *server) bindOriginal(ctx context.Context, bp *breakpoint) bool {
 	}
 	if !s.scanned && s.root != "" {
 		s.scanned = true
-		s.compiled = scanCompiled(s.root)
+		s.compiled = scanCompiled(s.os, s.root)
 	}
 	for _, c := range s.compiled {
 		if _, loaded := targets[c.path]; !loaded && c.sm.sourceIndex(bp.path) >= 0 {
-			targets[c.path] = &script{url: fileURL(c.path), path: c.path, sm: c.sm}
+			targets[c.path] = &script{url: fileURL(s.os, c.path), path: c.path, sm: c.sm}
 		}
 	}
 	s.mu.Unlock()
@@ -208,7 +210,7 @@ func (s *server) bindInScript(ctx context.Context, bp *breakpoint, sc *script) {
 		bp.message = "no code was generated for this line or the lines below it"
 		return
 	}
-	params := map[string]any{"lineNumber": genLine, "columnNumber": genCol, "urlRegex": urlRegex(sc.path), "condition": bpCondition(bp)}
+	params := map[string]any{"lineNumber": genLine, "columnNumber": genCol, "urlRegex": urlRegex(s.os, sc.path), "condition": bpCondition(bp)}
 	var res cdp.SetBreakpointByURLResult
 	if err := s.cdp.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 		bp.message = err.Error()
@@ -305,7 +307,7 @@ func (s *server) breakpointResolved(id string, loc cdp.Location) {
 // inspector placed it.
 func (s *server) originalLineLocked(bp *breakpoint, loc cdp.Location) int {
 	if sc := s.scripts[loc.ScriptID]; bp.mapped && sc != nil && sc.sm != nil {
-		if path, line, _, ok := sc.sm.original(loc.LineNumber, loc.ColumnNumber); ok && path == bp.path {
+		if path, line, _, ok := sc.sm.original(loc.LineNumber, loc.ColumnNumber); ok && s.os.SamePath(path, bp.path) {
 			return line + 1
 		}
 		return bp.line
@@ -313,15 +315,37 @@ func (s *server) originalLineLocked(bp *breakpoint, loc cdp.Location) int {
 	return loc.LineNumber + 1
 }
 
-// urlRegex matches the URL Node gives a file: its file: URL (how CommonJS
-// and ES modules are reported) or its bare path, and the same for the path
-// with symbolic links resolved, since Node reports the real path.
-func urlRegex(path string) string {
-	forms := []string{regexp.QuoteMeta(fileURL(path)), regexp.QuoteMeta(path)}
+// urlRegex matches the URL Node gives a file on o: its file: URL (how
+// CommonJS and ES modules are reported) or its bare path, and the same for
+// the path with symbolic links resolved, since Node reports the real path.
+// Where o's file system folds case, so does the match: V8's regular
+// expressions take no inline flag, so each letter becomes a class.
+func urlRegex(o platform.OS, path string) string {
+	forms := []string{fileURL(o, path), path}
 	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
-		forms = append(forms, regexp.QuoteMeta(fileURL(real)), regexp.QuoteMeta(real))
+		forms = append(forms, fileURL(o, real), real)
+	}
+	for i, f := range forms {
+		forms[i] = regexp.QuoteMeta(f)
+		if o.FoldsCase {
+			forms[i] = foldLetters(forms[i])
+		}
 	}
 	return "^(?:" + strings.Join(forms, "|") + ")$"
+}
+
+// foldLetters makes each ASCII letter of a pattern match either case.
+func foldLetters(pattern string) string {
+	var b strings.Builder
+	for _, r := range pattern {
+		lower, upper := unicode.ToLower(r), unicode.ToUpper(r)
+		if r < unicode.MaxASCII && lower != upper {
+			b.WriteString("[" + string(lower) + string(upper) + "]")
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // bpCondition is the inspector condition of a breakpoint: its own, and for

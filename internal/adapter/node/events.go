@@ -106,13 +106,13 @@ func (s *server) handleEvent(ev cdp.Event) {
 // breakpoints waiting for the sources it was compiled from.
 func (s *server) scriptParsed(p cdp.ScriptParsed) {
 	sc := &script{id: p.ScriptID, url: p.URL}
-	if path, ok := filePath(p.URL); ok {
+	if path, ok := filePath(s.os, p.URL); ok {
 		sc.path = path
-	} else if strings.HasPrefix(p.URL, "/") {
+	} else if s.os.IsAbs(p.URL) {
 		sc.path = p.URL
 	}
 	if sc.path != "" && p.SourceMapURL != "" {
-		sm, err := loadSourceMap(sc.path, p.SourceMapURL)
+		sm, err := loadSourceMap(s.os, sc.path, p.SourceMapURL)
 		if err != nil {
 			s.log.Debug("node adapter: source map", "script", sc.path, "err", err)
 		} else {

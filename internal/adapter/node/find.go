@@ -3,31 +3,68 @@ package node
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
-// installHint is how to get node on the Debian machines this project
-// targets.
-const installHint = "apt-get install nodejs"
+// installHint is the command that installs node on o.
+func installHint(o platform.OS) string {
+	switch o.Installer {
+	case platform.Darwin.Installer:
+		return "brew install node"
+	case platform.Windows.Installer:
+		return "winget install OpenJS.NodeJS.LTS"
+	}
+	return "apt-get install nodejs"
+}
 
-// findNode picks the node to run: the one the user chose, else PATH's.
-func findNode(chosen string) (string, error) {
-	if chosen != "" {
-		if _, err := os.Stat(chosen); err != nil {
-			return "", fmt.Errorf("node executable %s: %w", chosen, err)
+// nodeRuntime is the node that runs the program and why it was chosen.
+type nodeRuntime struct {
+	path, origin string
+}
+
+// line is the answer's runtime line.
+func (n nodeRuntime) line() string { return "node: " + n.path + " (" + n.origin + ")" }
+
+// installedNodes are where node's own installers put it when an agent's
+// PATH (without the shell's init) lacks it: Homebrew's prefixes on macOS
+// (Apple silicon, Intel), the official installer's directory on Windows.
+func installedNodes(m platform.Machine) []string {
+	switch m.OS.Name {
+	case platform.Darwin.Name:
+		return []string{"/opt/homebrew/bin/node", "/usr/local/bin/node"}
+	case platform.Windows.Name:
+		programFiles := m.Getenv("ProgramFiles")
+		if programFiles == "" {
+			programFiles = `C:\Program Files`
 		}
-		return chosen, nil
+		return []string{m.OS.Join(programFiles, "nodejs", "node.exe")}
 	}
-	p, err := exec.LookPath("node")
-	if err != nil {
-		return "", fmt.Errorf("node was not found on PATH: %w", err)
+	return nil
+}
+
+// findNode picks the node to run on m: the one the user chose, else
+// PATH's, else one where its installer puts it.
+func findNode(m platform.Machine, chosen string) (nodeRuntime, error) {
+	if chosen != "" {
+		if _, err := m.Files.Stat(chosen); err != nil {
+			return nodeRuntime{}, fmt.Errorf("node executable %s: %w", chosen, err)
+		}
+		return nodeRuntime{chosen, "executablePath"}, nil
 	}
-	return p, nil
+	if p, err := m.LookPath("node"); err == nil {
+		return nodeRuntime{p, "PATH"}, nil
+	}
+	for _, p := range installedNodes(m) {
+		if m.IsExecutable(p) {
+			return nodeRuntime{p, "installed, not on PATH"}, nil
+		}
+	}
+	return nodeRuntime{}, fmt.Errorf("node was not found on PATH: %w", exec.ErrNotFound)
 }
 
 // versions remembers what `node --version` said of each node binary until

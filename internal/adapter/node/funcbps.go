@@ -197,7 +197,7 @@ func (s *server) claimPath(fb *funcBreakpoint, path string) bool {
 // the text of the script at path.
 func (s *server) bindDeclarationsInText(ctx context.Context, fb *funcBreakpoint, path, src string) {
 	for _, decl := range findDeclarations(src, fb.name) {
-		params := map[string]any{"lineNumber": decl.body.line, "columnNumber": decl.body.column, "urlRegex": urlRegex(path)}
+		params := map[string]any{"lineNumber": decl.body.line, "columnNumber": decl.body.column, "urlRegex": urlRegex(s.os, path)}
 		if fb.condition != "" {
 			params["condition"] = fb.condition
 		}

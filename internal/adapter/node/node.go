@@ -21,15 +21,16 @@ import (
 	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 func init() {
-	adapter.Register(&Adapter{lang: adapter.Language{
+	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "javascript", Aliases: []string{"js", "node", "nodejs"}, DisplayName: "JavaScript",
 		Description:        "Node.js through its built-in inspector (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
 	}})
-	adapter.Register(&Adapter{lang: adapter.Language{
+	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "typescript", Aliases: []string{"ts"}, DisplayName: "TypeScript",
 		Description:        "Node.js through its built-in inspector, following source maps (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
@@ -39,6 +40,8 @@ func init() {
 // Adapter is the Node adapter, for one of the language ids it serves.
 type Adapter struct {
 	lang adapter.Language
+	// machine is where node is looked for; tests replace it.
+	machine platform.Machine
 
 	once  sync.Once
 	avail adapter.Availability
@@ -50,16 +53,17 @@ func (a *Adapter) Language() adapter.Language { return a.lang }
 // Check looks for node (once: the result is cached).
 func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	a.once.Do(func() {
-		path, err := findNode("")
+		found, err := findNode(a.machine, "")
 		if err != nil {
 			no := adapter.ModeStatus{Supported: true, Reason: "node is not installed"}
-			a.avail = adapter.Availability{Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
+			a.avail = adapter.Availability{Reason: err.Error(), InstallHint: installHint(a.machine.OS), Launch: no, Attach: no}
 			return
 		}
+		path := found.path
 		_, version, err := nodeVersion(ctx, path)
 		if err != nil {
 			no := adapter.ModeStatus{Supported: true, Reason: err.Error()}
-			a.avail = adapter.Availability{Path: path, Reason: err.Error(), InstallHint: installHint, Launch: no, Attach: no}
+			a.avail = adapter.Availability{Path: path, Reason: err.Error(), InstallHint: installHint(a.machine.OS), Launch: no, Attach: no}
 			return
 		}
 		ok := adapter.ModeStatus{Supported: true, Available: true}
@@ -91,9 +95,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if rt, _ := cfg.Extra["runtimeExecutable"].(string); rt != "" {
 		chosen, source = rt, "runtimeExecutable"
 	}
-	choice, err := chooseNode(ctx, cfg.Program, chosen, source)
+	choice, err := chooseNode(ctx, a.machine, cfg.Program, chosen, source)
 	if err != nil {
-		return nil, &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint}
+		return nil, &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint(a.machine.OS)}
 	}
 	node := choice.path
 	cwd := cfg.Cwd

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // maxMapScan bounds the files looked at when searching compiled output.
@@ -22,7 +24,7 @@ type compiledScript struct {
 // before that file loads: the inspector's instrumentation pause, the other
 // way to bind in time, does not come reliably (Node 20 skips it in some
 // runs).
-func scanCompiled(root string) []compiledScript {
+func scanCompiled(o platform.OS, root string) []compiledScript {
 	var out []compiledScript
 	seen := 0
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -47,7 +49,7 @@ func scanCompiled(root string) []compiledScript {
 		if !plainScript(script) {
 			return nil
 		}
-		sm, err := loadSourceMap(script, filepath.Base(path))
+		sm, err := loadSourceMap(o, script, filepath.Base(path))
 		if err == nil {
 			out = append(out, compiledScript{path: script, sm: sm})
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // nodeChoice is the node that runs a program, and why it is that one.
@@ -26,13 +28,13 @@ func (c nodeChoice) runtimeLine() string {
 // (runtimeExecutable, or the session's executablePath) always; else the
 // version the program's project pins (.nvmrc, .node-version, package.json
 // "volta") when a version manager has it installed; else PATH's.
-func chooseNode(ctx context.Context, program, explicit, source string) (nodeChoice, error) {
+func chooseNode(ctx context.Context, m platform.Machine, program, explicit, source string) (nodeChoice, error) {
 	if explicit != "" {
-		path, err := findNode(explicit)
+		found, err := findNode(m, explicit)
 		if err != nil {
 			return nodeChoice{}, err
 		}
-		return nodeChoice{path: path, why: source}, nil
+		return nodeChoice{path: found.path, why: source}, nil
 	}
 	pin, pinned := projectPin(filepath.Dir(program))
 	if pinned {
@@ -40,11 +42,11 @@ func chooseNode(ctx context.Context, program, explicit, source string) (nodeChoi
 			return nodeChoice{path: path, why: fmt.Sprintf("%s %s: %s's %s", pin.file, pin.version, manager, version)}, nil
 		}
 	}
-	path, err := findNode("")
+	found, err := findNode(m, "")
 	if err != nil {
 		return nodeChoice{}, err
 	}
-	why := "PATH"
+	path, why := found.path, found.origin
 	if _, version, err := nodeVersion(ctx, path); err == nil {
 		why += ", " + version
 	}

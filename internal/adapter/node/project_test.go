@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // fakeManagers points every version manager at an empty directory of
@@ -65,7 +67,7 @@ func TestChooseNodeFromEachManagersLayout(t *testing.T) {
 			for name, text := range c.files {
 				writeFile(t, filepath.Join(dir, name), text, 0o644)
 			}
-			got, err := chooseNode(context.Background(), filepath.Join(dir, strings.TrimPrefix(program, project)), "", "")
+			got, err := chooseNode(context.Background(), platform.Host(), filepath.Join(dir, strings.TrimPrefix(program, project)), "", "")
 			if err != nil {
 				t.Fatal(err)
 			}

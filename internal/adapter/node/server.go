@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
 	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
@@ -55,6 +56,9 @@ type server struct {
 	// in them bind by their own lines; otherwise a .ts file is compiled to
 	// JavaScript and its breakpoints bind through source maps.
 	stripsTypes bool
+	// os is the system node runs on: how its file: URLs are written and
+	// whether paths compare case-insensitively.
+	os platform.OS
 
 	closing atomic.Bool // disconnect or terminate in progress: report no end
 
@@ -108,6 +112,7 @@ func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 		eventsDone: make(chan struct{}),
 		stopped:    make(chan struct{}, 1),
 		excState:   "none",
+		os:         platform.Current(),
 	}
 }
 

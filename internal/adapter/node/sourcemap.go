@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // sourceMap is a decoded source map (version 3): where each position of a
@@ -22,6 +24,9 @@ type sourceMap struct {
 	sources []string
 	// lines holds, per generated line, its segments sorted by column.
 	lines [][]segment
+	// os decides when a source is a breakpoint's file (case folds on
+	// macOS and Windows).
+	os platform.OS
 }
 
 // segment maps one generated column to an original position; src is -1
@@ -41,7 +46,7 @@ type rawSourceMap struct {
 
 // loadSourceMap reads the map a script names (its sourceMappingURL:
 // a data: URL, a file: URL, or a path relative to the script).
-func loadSourceMap(scriptPath, mapURL string) (*sourceMap, error) {
+func loadSourceMap(o platform.OS, scriptPath, mapURL string) (*sourceMap, error) {
 	dir := filepath.Dir(scriptPath)
 	if data, ok := strings.CutPrefix(mapURL, "data:"); ok {
 		meta, payload, found := strings.Cut(data, ",")
@@ -62,10 +67,10 @@ func loadSourceMap(scriptPath, mapURL string) (*sourceMap, error) {
 			}
 			raw = []byte(s)
 		}
-		return parseSourceMap(raw, dir)
+		return parseSourceMap(o, raw, dir)
 	}
 	mapPath := mapURL
-	if p, ok := filePath(mapURL); ok {
+	if p, ok := filePath(o, mapURL); ok {
 		mapPath = p
 	} else if !filepath.IsAbs(mapPath) {
 		unescaped, err := url.PathUnescape(mapPath)
@@ -78,11 +83,12 @@ func loadSourceMap(scriptPath, mapURL string) (*sourceMap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read source map: %w", err)
 	}
-	return parseSourceMap(raw, filepath.Dir(mapPath))
+	return parseSourceMap(o, raw, filepath.Dir(mapPath))
 }
 
-// parseSourceMap decodes a map whose relative sources resolve against dir.
-func parseSourceMap(data []byte, dir string) (*sourceMap, error) {
+// parseSourceMap decodes a map whose relative sources resolve against dir
+// and compare with breakpoint paths by o's rules.
+func parseSourceMap(o platform.OS, data []byte, dir string) (*sourceMap, error) {
 	var raw rawSourceMap
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("decode source map: %w", err)
@@ -94,12 +100,12 @@ func parseSourceMap(data []byte, dir string) (*sourceMap, error) {
 		return nil, fmt.Errorf("source map version %d is not supported", raw.Version)
 	}
 	root := raw.SourceRoot
-	if p, ok := filePath(root); ok {
+	if p, ok := filePath(o, root); ok {
 		root = p
 	}
-	m := &sourceMap{}
+	m := &sourceMap{os: o}
 	for _, s := range raw.Sources {
-		if p, ok := filePath(s); ok {
+		if p, ok := filePath(o, s); ok {
 			m.sources = append(m.sources, filepath.Clean(p))
 			continue
 		}
@@ -236,26 +242,16 @@ func (m *sourceMap) generated(source string, wantLine int) (genLine, genCol, lin
 
 func (m *sourceMap) sourceIndex(path string) int {
 	for i, s := range m.sources {
-		if s == path {
+		if m.os.SamePath(s, path) {
 			return i
 		}
 	}
 	return -1
 }
 
-// filePath turns a file: URL into a path.
-func filePath(s string) (string, bool) {
-	if !strings.HasPrefix(s, "file://") {
-		return "", false
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return "", false
-	}
-	return u.Path, true
-}
+// filePath turns a file: URL into a path of o's (file:///C:/x.js is
+// C:\x.js on Windows).
+func filePath(o platform.OS, s string) (string, bool) { return o.PathFromURL(s) }
 
-// fileURL is the file: URL Node reports for an absolute path.
-func fileURL(path string) string {
-	return (&url.URL{Scheme: "file", Path: path}).String()
-}
+// fileURL is the file: URL Node reports on o for an absolute path.
+func fileURL(o platform.OS, path string) string { return o.FileURL(path) }

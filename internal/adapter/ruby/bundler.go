@@ -61,6 +61,12 @@ func exists(p string) bool {
 	return err == nil
 }
 
+// fileExists reports whether p is a regular file.
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // withGemfile is env with BUNDLE_GEMFILE set, so that Bundler uses the
 // Gemfile found beside the program whatever the cwd.
 func withGemfile(env map[string]string, gemfile string) map[string]string {
@@ -99,15 +105,16 @@ func rubyVersion(ctx context.Context, ruby string) string {
 	return v
 }
 
-// runtimeLine says which ruby runs the program and whether Bundler sets
-// up its gems: "ruby: /usr/bin/ruby 3.1.7 with Bundler (Gemfile /p/Gemfile)".
-func runtimeLine(ruby, version, gemfile string) string {
+// runtimeLine says which ruby runs the program, why that one, and whether
+// Bundler sets up its gems: "ruby: /usr/bin/ruby 3.1.7 (PATH; with
+// Bundler, Gemfile /p/Gemfile)".
+func runtimeLine(ruby, why, version, gemfile string) string {
 	line := "ruby: " + ruby
 	if version != "" {
 		line += " " + version
 	}
 	if gemfile == "" {
-		return line + " (no Gemfile)"
+		return line + " (" + why + "; no Gemfile)"
 	}
-	return line + " with Bundler (Gemfile " + gemfile + ")"
+	return line + " (" + why + "; with Bundler, Gemfile " + gemfile + ")"
 }

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 const (
@@ -32,6 +32,10 @@ type rdbg struct {
 	path    string
 	ruby    string // empty when rdbg runs by its own #! line
 	version string
+	// ownRuby is the ruby installed with an rdbg found in a version
+	// manager's or Homebrew's gem directory, which is the ruby its gems
+	// belong to; empty otherwise.
+	ownRuby string
 }
 
 // command is how to run rdbg with args.
@@ -48,9 +52,10 @@ type finder struct {
 	mu    sync.Mutex
 	cache map[string]probed
 
-	// getenv and glob are replaced by tests to keep the machine out.
-	getenv func(string) string
-	glob   func(string) ([]string, error)
+	// machine is where rdbg is looked for, and glob lists Debian's gem
+	// directory; tests replace both to keep this machine out.
+	machine platform.Machine
+	glob    func(string) ([]string, error)
 }
 
 type probed struct {
@@ -61,29 +66,38 @@ type probed struct {
 }
 
 func newFinder() *finder {
-	return &finder{cache: map[string]probed{}, getenv: os.Getenv, glob: filepath.Glob}
+	return &finder{cache: map[string]probed{}, machine: platform.Host(), glob: filepath.Glob}
 }
 
 // find returns the rdbg to use: executablePath, else RDBG_PATH (either
-// must work: a wrong choice is reported, not replaced), else rdbg on
-// PATH, else the debug gem of the ruby on PATH.
+// must work: a wrong choice is reported, not replaced), else rdbg on PATH
+// (rdbg.bat on Windows, through PATHEXT), else on macOS the gem directories
+// of rbenv, asdf and Homebrew's ruby, else the debug gem of the ruby on
+// PATH.
 func (f *finder) find(ctx context.Context, explicit string) (*rdbg, error) {
-	path := f.getenv("PATH")
-	ruby, _ := adapter.LookPath("ruby", path)
-	for _, c := range []struct{ name, origin string }{{explicit, "executablePath"}, {f.getenv(rdbgPathEnv), rdbgPathEnv}} {
+	m := f.machine
+	ruby, _ := m.LookPath("ruby")
+	for _, c := range []struct{ name, origin string }{{explicit, "executablePath"}, {m.Getenv(rdbgPathEnv), rdbgPathEnv}} {
 		if c.name == "" {
 			continue
 		}
-		p, err := adapter.LookPath(c.name, path)
+		p, err := m.LookPath(c.name)
 		if err != nil {
-			if p, err = existing(c.name); err != nil {
+			if p, err = f.existing(c.name); err != nil {
 				return nil, fmt.Errorf("rdbg %s (%s): not found", c.name, c.origin)
 			}
 		}
 		return f.probe(ctx, p, ruby, c.origin)
 	}
-	if p, err := adapter.LookPath("rdbg", path); err == nil {
+	if p, err := m.LookPath("rdbg"); err == nil {
 		return f.probe(ctx, p, ruby, "PATH")
+	}
+	if g, ok := f.managedGem(); ok {
+		r, err := f.probe(ctx, g.rdbg, ruby, g.origin)
+		if err == nil {
+			r.ownRuby = g.ruby
+		}
+		return r, err
 	}
 	if ruby == "" {
 		return nil, fmt.Errorf("rdbg not found: no %s, no rdbg and no ruby on PATH", rdbgPathEnv)
@@ -94,14 +108,57 @@ func (f *finder) find(ctx context.Context, explicit string) (*rdbg, error) {
 	return nil, fmt.Errorf("rdbg not found: no %s, no rdbg on PATH, and %s has no debug gem", rdbgPathEnv, ruby)
 }
 
+// gemBin is an rdbg in a gem directory and the ruby its gems belong to.
+type gemBin struct {
+	rdbg, ruby, origin string
+}
+
+// managedGem finds rdbg where macOS's usual rubies keep gem executables
+// when their directory is not on PATH (an agent's environment often lacks
+// the shell's init): rbenv's and asdf's shims, then Homebrew's gem bin
+// directories (Apple silicon, then Intel; newest ruby first).
+func (f *finder) managedGem() (gemBin, bool) {
+	m := f.machine
+	if m.OS.Name != platform.Darwin.Name {
+		return gemBin{}, false
+	}
+	home := m.Home()
+	for _, mgr := range []struct{ name, rootEnv, defaultRoot string }{
+		{"rbenv", "RBENV_ROOT", ".rbenv"},
+		{"asdf", "ASDF_DATA_DIR", ".asdf"},
+	} {
+		root := m.Getenv(mgr.rootEnv)
+		if root == "" && home != "" {
+			root = m.OS.Join(home, mgr.defaultRoot)
+		}
+		if root == "" {
+			continue
+		}
+		shims := m.OS.Join(root, "shims")
+		if p := m.OS.Join(shims, "rdbg"); m.IsExecutable(p) {
+			return gemBin{p, m.OS.Join(shims, "ruby"), mgr.name + "'s shims"}, true
+		}
+	}
+	for _, prefix := range []string{"/opt/homebrew", "/usr/local"} {
+		gems := m.OS.Join(prefix, "lib", "ruby", "gems")
+		entries, _ := m.Files.ReadDir(gems)
+		for i := len(entries) - 1; i >= 0; i-- {
+			if p := m.OS.Join(gems, entries[i].Name(), "bin", "rdbg"); m.IsFile(p) {
+				return gemBin{p, m.OS.Join(prefix, "opt", "ruby", "bin", "ruby"), "Homebrew's ruby gems"}, true
+			}
+		}
+	}
+	return gemBin{}, false
+}
+
 // gemRdbg asks ruby where its debug gem is, falling back to Debian's
 // directory (newest version first).
 func (f *finder) gemRdbg(ctx context.Context, ruby string) string {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, ruby, "-e", `print Gem::Specification.find_by_name("debug").gem_dir`).Output()
+	out, err := f.machine.Run(ctx, ruby, "-e", `print Gem::Specification.find_by_name("debug").gem_dir`)
 	if err == nil {
-		if p := filepath.Join(strings.TrimSpace(string(out)), "exe", "rdbg"); fileExists(p) {
+		if p := f.machine.OS.Join(out, "exe", "rdbg"); f.machine.IsFile(p) {
 			return p
 		}
 	}
@@ -117,7 +174,7 @@ func (f *finder) gemRdbg(ctx context.Context, ruby string) string {
 // executable (a gem's exe/rdbg may not be) runs through ruby.
 func (f *finder) probe(ctx context.Context, p, ruby, origin string) (*rdbg, error) {
 	r := &rdbg{path: p}
-	if !adapter.IsExecutable(p) {
+	if !f.machine.IsExecutable(p) {
 		if ruby == "" {
 			return nil, fmt.Errorf("rdbg %s (%s) is not executable and there is no ruby on PATH to run it", p, origin)
 		}
@@ -183,14 +240,9 @@ func parseVersion(out string) string {
 }
 
 // existing accepts a named script that exists without being executable.
-func existing(name string) (string, error) {
-	if !fileExists(name) {
+func (f *finder) existing(name string) (string, error) {
+	if !f.machine.IsFile(name) {
 		return "", exec.ErrNotFound
 	}
-	return filepath.Abs(name)
-}
-
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
+	return f.machine.Files.Abs(name)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
@@ -52,11 +53,11 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 	found, err := a.finder.find(ctx, cfg.ExecutablePath)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, a.unavailable(err)
 	}
-	ruby, err := programRuby(found, a.finder.getenv("PATH"))
+	ruby, why, err := programRuby(a.finder.machine, found)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, a.unavailable(err)
 	}
 	helper := helperPath()
 	requires, err := requiresOf(cfg.Extra)
@@ -71,7 +72,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		env = withGemfile(cfg.Env, gemfile)
 	}
 	command := launchCommand(found, ruby, preload, cfg.Program, cfg.Args)
-	runtime := runtimeLine(ruby, rubyVersion(ctx, ruby), gemfile)
+	runtime := runtimeLine(ruby, why, rubyVersion(ctx, ruby), gemfile)
 	cwd := cfg.Cwd
 	if cwd == "" {
 		cwd = filepath.Dir(cfg.Program)
@@ -146,16 +147,19 @@ func mapPaths(args map[string]any) {
 }
 
 // programRuby is the ruby that runs the program: the one that runs rdbg,
-// else ruby on PATH.
-func programRuby(found *rdbg, path string) (string, error) {
+// else the one installed with it, else ruby on PATH.
+func programRuby(m platform.Machine, found *rdbg) (ruby, why string, err error) {
 	if found.ruby != "" {
-		return found.ruby, nil
+		return found.ruby, "runs rdbg", nil
 	}
-	p, err := adapter.LookPath("ruby", path)
+	if found.ownRuby != "" && m.IsExecutable(found.ownRuby) {
+		return found.ownRuby, "installed with " + found.path, nil
+	}
+	p, err := m.LookPath("ruby")
 	if err != nil {
-		return "", fmt.Errorf("no ruby on PATH to run the program with (rdbg is %s)", found.path)
+		return "", "", fmt.Errorf("no ruby on PATH to run the program with (rdbg is %s)", found.path)
 	}
-	return p, nil
+	return p, "PATH", nil
 }
 
 // launchCommand is rdbg on a port the kernel picks (printed on stderr),

@@ -14,6 +14,7 @@ import (
 	"context"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 func init() { adapter.Register(New()) }
@@ -22,10 +23,20 @@ const (
 	languageID = "ruby"
 	// adapterID is what VS Code's rdbg extension sends; rdbg ignores it.
 	adapterID = "rdbg"
-	// installHint installs ruby with the debug gem (Debian's ruby 3.1
-	// ships debug 1.6.3, 1.4.0 earlier); `gem install debug` works too.
-	installHint = "apt-get install -y ruby (or: gem install debug)"
 )
+
+// installHint is the command that installs a ruby with the debug gem on o:
+// Debian's ruby 3.1 ships debug 1.6.3 (1.4.0 earlier); Homebrew's and
+// RubyInstaller's rubies need the gem installed.
+func installHint(o platform.OS) string {
+	switch o.Installer {
+	case platform.Darwin.Installer:
+		return "brew install ruby && gem install debug"
+	case platform.Windows.Installer:
+		return "winget install RubyInstallerTeam.Ruby.3.3, then: gem install debug"
+	}
+	return "apt-get install -y ruby (or: gem install debug)"
+}
 
 // Adapter is rdbg. The zero value is not usable; call New.
 type Adapter struct {
@@ -58,7 +69,7 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	if err != nil {
 		return adapter.Availability{
 			Reason:      err.Error(),
-			InstallHint: installHint,
+			InstallHint: installHint(a.finder.machine.OS),
 			Launch:      adapter.ModeStatus{Supported: true, Reason: err.Error()},
 			Attach:      attach,
 		}
@@ -74,6 +85,6 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 
 // unavailable wraps a finder error for the session, which turns it into an
 // install hint for the agent.
-func unavailable(err error) *adapter.UnavailableError {
-	return &adapter.UnavailableError{Language: languageID, Reason: err.Error(), InstallHint: installHint}
+func (a *Adapter) unavailable(err error) *adapter.UnavailableError {
+	return &adapter.UnavailableError{Language: languageID, Reason: err.Error(), InstallHint: installHint(a.finder.machine.OS)}
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
+	"github.com/mcp-debugger/mcp-debugger/internal/platform/platformtest"
 )
 
 // fakeRdbg writes a script that answers `rdbg --version` like rdbg.
@@ -27,7 +29,7 @@ func fakeRdbg(t *testing.T, dir, version string, mode os.FileMode) string {
 // isolated is a finder that sees only env and no gem directory.
 func isolated(env map[string]string, globbed ...string) *finder {
 	f := newFinder()
-	f.getenv = func(k string) string { return env[k] }
+	f.machine.Getenv = func(k string) string { return env[k] }
 	f.glob = func(string) ([]string, error) { return globbed, nil }
 	return f
 }
@@ -55,7 +57,7 @@ func TestFindOrder(t *testing.T) {
 func TestFindMissing(t *testing.T) {
 	a := &Adapter{finder: isolated(map[string]string{"PATH": t.TempDir()})}
 	av := a.Check(context.Background())
-	if av.Installed || av.InstallHint != installHint || !strings.Contains(av.Reason, "not found") || !av.Attach.Available {
+	if av.Installed || av.InstallHint != installHint(platform.Linux) || !strings.Contains(av.Reason, "not found") || !av.Attach.Available {
 		t.Fatalf("availability without rdbg: %+v", av)
 	}
 	_, err := a.Launch(context.Background(), adapter.LaunchConfig{Program: "/x.rb"})
@@ -257,5 +259,78 @@ func TestSplitStderrWaitsForAddressAndWaiting(t *testing.T) {
 				t.Fatalf("address %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestManagedGemPerOS: on macOS an rdbg in rbenv's or asdf's shims or in
+// Homebrew's gem directories is found when PATH has none, and the program
+// runs with the ruby installed beside it; Linux and Windows do not look
+// there.
+func TestManagedGemPerOS(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		os              platform.OS
+		env             map[string]string
+		files           []string
+		rdbg, ruby, why string
+	}{
+		{"rbenv", platform.Darwin, map[string]string{"HOME": "/Users/ann"},
+			[]string{"/Users/ann/.rbenv/shims/rdbg", "/Users/ann/.rbenv/shims/ruby", "/Users/ann/.asdf/shims/rdbg"},
+			"/Users/ann/.rbenv/shims/rdbg", "/Users/ann/.rbenv/shims/ruby", "rbenv's shims"},
+		{"asdf root from env", platform.Darwin, map[string]string{"HOME": "/Users/ann", "ASDF_DATA_DIR": "/data/asdf"},
+			[]string{"/data/asdf/shims/rdbg", "/data/asdf/shims/ruby"},
+			"/data/asdf/shims/rdbg", "/data/asdf/shims/ruby", "asdf's shims"},
+		{"Homebrew newest gems", platform.Darwin, map[string]string{"HOME": "/Users/ann"},
+			[]string{"/opt/homebrew/lib/ruby/gems/3.3.0/bin/rdbg", "/opt/homebrew/lib/ruby/gems/3.4.0/bin/rdbg", "/opt/homebrew/opt/ruby/bin/ruby"},
+			"/opt/homebrew/lib/ruby/gems/3.4.0/bin/rdbg", "/opt/homebrew/opt/ruby/bin/ruby", "Homebrew's ruby gems"},
+		{"Intel Homebrew", platform.Darwin, nil,
+			[]string{"/usr/local/lib/ruby/gems/3.3.0/bin/rdbg", "/usr/local/opt/ruby/bin/ruby"},
+			"/usr/local/lib/ruby/gems/3.3.0/bin/rdbg", "/usr/local/opt/ruby/bin/ruby", "Homebrew's ruby gems"},
+		{"linux leaves rbenv to PATH", platform.Linux, map[string]string{"HOME": "/home/ann"},
+			[]string{"/home/ann/.rbenv/shims/rdbg"}, "", "", ""},
+		{"windows", platform.Windows, map[string]string{"USERPROFILE": `C:\Users\ann`},
+			[]string{`C:\Users\ann\.rbenv\shims\rdbg`}, "", "", ""},
+	} {
+		f := newFinder()
+		f.machine = platformtest.Machine(c.os, c.env, nil, c.files...)
+		g, ok := f.managedGem()
+		if ok != (c.rdbg != "") || g.rdbg != c.rdbg || g.ruby != c.ruby || g.origin != c.why {
+			t.Errorf("%s: %+v %v, want %s with %s (%s)", c.name, g, ok, c.rdbg, c.ruby, c.why)
+			continue
+		}
+		if ok {
+			ruby, why, err := programRuby(f.machine, &rdbg{path: g.rdbg, ownRuby: g.ruby})
+			if err != nil || ruby != c.ruby || !strings.HasPrefix(why, "installed with") {
+				t.Errorf("%s: program ruby %q (%s) %v", c.name, ruby, why, err)
+			}
+		}
+	}
+}
+
+// TestRdbgBatOnWindows: RubyInstaller's gem executables are rdbg.bat,
+// which PATHEXT makes the rdbg on PATH; a bare rdbg script is not a
+// program there.
+func TestRdbgBatOnWindows(t *testing.T) {
+	m := platformtest.Machine(platform.Windows, map[string]string{"PATH": `C:\Ruby33-x64\bin`}, nil,
+		`C:\Ruby33-x64\bin\rdbg`, `C:\Ruby33-x64\bin\rdbg.bat`, `C:\Ruby33-x64\bin\ruby.exe`)
+	if p, err := m.LookPath("rdbg"); err != nil || p != `C:\Ruby33-x64\bin\rdbg.bat` {
+		t.Errorf("rdbg on PATH: %q %v", p, err)
+	}
+	if m.IsExecutable(`C:\Ruby33-x64\bin\rdbg`) {
+		t.Error("an extensionless script is not a Windows program: it must run through ruby")
+	}
+}
+
+func TestInstallHintPerOS(t *testing.T) {
+	for _, c := range []struct {
+		os   platform.OS
+		want string
+	}{{platform.Linux, "apt-get install -y ruby"}, {platform.Darwin, "brew install ruby"}, {platform.Windows, "winget install RubyInstallerTeam"}} {
+		f := newFinder()
+		f.machine = platformtest.Machine(c.os, nil, nil)
+		f.glob = func(string) ([]string, error) { return nil, nil }
+		if av := (&Adapter{finder: f}).Check(context.Background()); av.Installed || !strings.HasPrefix(av.InstallHint, c.want) {
+			t.Errorf("%s: %+v", c.os.Name, av)
+		}
 	}
 }

@@ -63,7 +63,7 @@ func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter
 		Extra:              map[string]any{requiresKey: []string{helper}},
 		BreakOnExceptions:  "none",
 		TestNameExpression: `"#{self.class}##{name}"`,
-		TestFrame:          func(_, path string) bool { return path == req.Path },
+		TestFrame:          func(_, path string) bool { return a.finder.machine.OS.SamePath(path, req.Path) },
 		FailureOutput:      minitestFailure,
 	}, nil
 }
