@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -537,7 +538,7 @@ func (b *breakpoints) exceptionStops(ctx context.Context, mode string, e jdwp.Ev
 		return true
 	}
 	catcher := b.s.types.className(ctx, e.CatchLocation.Class)
-	for _, p := range launcherCatchers {
+	for _, p := range slices.Concat(launcherCatchers, b.s.frameworkCatchers) {
 		if strings.HasPrefix(catcher, p) {
 			return !isJDKClass(b.s.types.className(ctx, e.Location.Class))
 		}

@@ -36,6 +36,8 @@ const (
 // Adapter is the built-in JVM adapter.
 type Adapter struct {
 	getenv func(string) string
+	// versions caches each java launcher's version, for the runtime line.
+	versions sync.Map
 }
 
 // New returns the JVM adapter.
@@ -56,7 +58,7 @@ func (*Adapter) Language() adapter.Language {
 // Check looks for the java launcher.
 func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	attach := adapter.ModeStatus{Supported: true, Available: true}
-	java, err := findJava("", a.getenv)
+	java, _, err := findJava("", a.getenv)
 	if err != nil {
 		return adapter.Availability{
 			Reason:      err.Error(),
@@ -75,25 +77,25 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 }
 
 // findJava finds the java launcher: the path given, $JAVA_HOME/bin/java,
-// then PATH.
-func findJava(explicit string, getenv func(string) string) (string, error) {
+// then PATH. It also says which of them it was.
+func findJava(explicit string, getenv func(string) string) (path, origin string, err error) {
 	if explicit != "" {
 		if st, err := os.Stat(explicit); err != nil || st.IsDir() {
-			return "", &adapter.UnavailableError{Language: languageID, Reason: "executablePath " + explicit + " is not a java launcher", InstallHint: installHint}
+			return "", "", &adapter.UnavailableError{Language: languageID, Reason: "executablePath " + explicit + " is not a java launcher", InstallHint: installHint}
 		}
-		return explicit, nil
+		return explicit, "executablePath", nil
 	}
 	if home := getenv("JAVA_HOME"); home != "" {
 		p := filepath.Join(home, "bin", "java")
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
+			return p, "$JAVA_HOME", nil
 		}
 	}
 	p, err := adapter.LookPath("java", getenv("PATH"))
 	if err != nil {
-		return "", &adapter.UnavailableError{Language: languageID, Reason: "no java on PATH and JAVA_HOME unset", InstallHint: installHint}
+		return "", "", &adapter.UnavailableError{Language: languageID, Reason: "no java on PATH and JAVA_HOME unset", InstallHint: installHint}
 	}
-	return p, nil
+	return p, "PATH", nil
 }
 
 // javaVersion asks java for its version line ("openjdk version "17.0.15"").
@@ -116,13 +118,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	java, err := findJava(cfg.ExecutablePath, a.getenv)
+	java, javaOrigin, err := findJava(cfg.ExecutablePath, a.getenv)
 	if err != nil {
 		return nil, err
-	}
-	cwd := cfg.Cwd
-	if cwd == "" {
-		cwd = filepath.Dir(cfg.Program)
 	}
 	progArgs := cfg.Args
 	if progArgs == nil {
@@ -131,7 +129,6 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	args := map[string]any{
 		"program":     cfg.Program,
 		"args":        progArgs,
-		"cwd":         cwd,
 		"javaPath":    java,
 		"stopOnEntry": cfg.StopOnEntry,
 	}
@@ -139,6 +136,13 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		args["env"] = cfg.Env
 	}
 	maps.Copy(args, cfg.Extra)
+	p, cleanup, err := projectLaunch(ctx, java, cfg.Program, cfg.Cwd, args, cfg.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	if _, given := args["cwd"]; !given {
+		args["cwd"] = launchCwd(cfg, p)
+	}
 	lc, err := parseLaunch(args)
 	if err != nil {
 		return nil, err
@@ -147,13 +151,46 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	// (server.launch), which says so to the agent as the adapter's answer.
 	resolveErr := lc.resolveMain()
 	command := lc.command()
+	origin, _ := args[classPathOriginArg].(string)
+	runtime := runtimeLine(java, javaOrigin, a.version(ctx, java), lc, p, origin)
 	if cfg.DryRun {
 		if resolveErr != nil {
 			return nil, resolveErr
 		}
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: runtime}, nil
 	}
-	return a.start("launch", args, command, cfg.Logger), nil
+	conn := a.start("launch", args, command, cfg.Logger)
+	conn.Runtime = runtime
+	if cleanup != nil {
+		stop := conn.Cleanup
+		conn.Cleanup = func() {
+			stop()
+			cleanup()
+		}
+	}
+	return conn, nil
+}
+
+// launchCwd is the program's working directory: the agent's, else the
+// project's root (where its build runs it), else the program's directory.
+func launchCwd(cfg adapter.LaunchConfig, p *project) string {
+	switch {
+	case cfg.Cwd != "":
+		return cfg.Cwd
+	case p != nil:
+		return p.root
+	}
+	return filepath.Dir(cfg.Program)
+}
+
+// version is java's version, asked once per launcher.
+func (a *Adapter) version(ctx context.Context, java string) string {
+	if v, ok := a.versions.Load(java); ok {
+		return v.(string)
+	}
+	v := javaVersion(ctx, java)
+	a.versions.Store(java, v)
+	return v
 }
 
 // NamesProgram reports whether a program path that is no file names a
