@@ -148,6 +148,10 @@ func TestJavaDebugTestStopsAtTheFailingJUnitAssertion(t *testing.T) {
 	if l := res.vars("locals"); l["taxed"] != "420" {
 		t.Errorf("the test's locals: %v", l)
 	}
+	// JUnit's ~90 frames that called the test say nothing of the failure.
+	if trace := res.obj("exception").str("stackTrace"); strings.Contains(trace, "ReflectionUtils") || !strings.Contains(trace, "CheckoutTest.taxesTwoPrices") {
+		t.Errorf("the trace ends at the test: %q", trace)
+	}
 	if rt := test.str("runtime"); !strings.Contains(rt, "junit-platform-console-standalone") || !strings.Contains(rt, "target/test-classes") {
 		t.Errorf("test.runtime names the launcher and the class path: %q", rt)
 	}
@@ -155,5 +159,74 @@ func TestJavaDebugTestStopsAtTheFailingJUnitAssertion(t *testing.T) {
 	passing := h.ok("debug_test", map[string]any{"language": "java", "path": file, "name": "taxesOnePrice"}).obj("test")
 	if passing["passed"] != true || passing["failed"] == true {
 		t.Errorf("the passing test alone passes: %v", passing)
+	}
+}
+
+// Other layouts a build leaves: a Gradle project's build/classes/java/main
+// with its jars named by Eclipse's .classpath (Gradle's eclipse plugin),
+// and a Maven project whose jars are listed in a plain .classpath (mvn
+// dependency:build-classpath -Dmdep.outputFile=.classpath).
+func TestJavaProjectLayoutsFindTheirClassPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, buildFile, classes, classpathFile, wantRuntime string
+	}{
+		{"gradle with eclipse .classpath", "build.gradle", "build/classes/java/main",
+			`<?xml version="1.0" encoding="UTF-8"?>
+<classpath>
+	<classpathentry kind="src" path="src/main/java"/>
+	<classpathentry kind="lib" path="libs/pricing-1.0.jar"/>
+	<classpathentry kind="output" path="bin"/>
+</classpath>
+`, "build/classes/java/main:libs/pricing-1.0.jar (Gradle layout"},
+		{"maven with a plain .classpath", "pom.xml", "target/classes", "libs/pricing-1.0.jar\n", "target/classes:libs/pricing-1.0.jar (Maven layout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := mavenProject(t, false)
+			if err := os.Remove(filepath.Join(root, "pom.xml")); err != nil {
+				t.Fatal(err)
+			}
+			for file, text := range map[string]string{tc.buildFile: "", ".classpath": tc.classpathFile} {
+				if err := os.WriteFile(filepath.Join(root, file), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			libs := filepath.Join(root, "libs")
+			if err := os.Rename(filepath.Join(root, "target", "dependency"), libs); err != nil {
+				t.Fatal(err)
+			}
+			runTool(t, "javac", "-g", "-d", filepath.Join(root, filepath.FromSlash(tc.classes)), "-cp", filepath.Join(libs, "pricing-1.0.jar"),
+				filepath.Join(root, checkoutSource))
+			_, snap := startCheckout(t, root)
+			wantStop(t, snap, "breakpoint", 17)
+			if l := snap.vars("locals"); l["taxed"] != "420" {
+				t.Errorf("locals: %v", l)
+			}
+			if rt := snap.obj("data").str("runtime"); !strings.Contains(rt, tc.wantRuntime) || !strings.Contains(rt, "from .classpath") {
+				t.Errorf("runtime should say %q, from .classpath: %q", tc.wantRuntime, rt)
+			}
+		})
+	}
+}
+
+// A test the class does not have fails the run without a stop in JUnit's
+// own discovery, and the answer says JUnit's reason.
+func TestJavaDebugTestOfAMissingTestSaysWhy(t *testing.T) {
+	root := mavenProject(t, true)
+	testenv.RequireAdapter(t, "java")
+	if _, err := os.Stat(junitConsoleJar); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("apt-get install -y junit5")
+		}
+		t.Skip("no JUnit console launcher: apt-get install -y junit5")
+	}
+	h := newHarness(t)
+	file := filepath.Join(root, "src/test/java/com/example/shop/CheckoutTest.java")
+	res := h.ok("debug_test", map[string]any{"language": "java", "path": file, "name": "taxesNothing"})
+	test := res.obj("test")
+	if res.str("state") != "stopped" || test["failed"] != true {
+		t.Fatalf("the run ends failed, without a stop in JUnit: state=%s location=%v test=%v", res.str("state"), res["location"], test)
+	}
+	if m := test.str("message"); !strings.Contains(m, "Could not find method with name [taxesNothing]") {
+		t.Errorf("JUnit's reason: %q", m)
 	}
 }

@@ -18,19 +18,17 @@ const classPathOriginArg = "classPathOrigin"
 // source file runs as the class it declares, from the build's class dirs
 // and dependency jars, or compiled into a temp dir when the project has
 // no build output; a class file or class name runs with the project's
-// class path. It returns the project (nil when the program is in none)
-// and a cleanup for what it made.
+// class path. It returns the project (nil when the program is in none),
+// which the runtime line shows paths relative to, and a cleanup for what
+// it made.
 func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[string]any, dryRun bool) (*project, func(), error) {
-	if _, given := args["classPaths"]; given {
-		return nil, nil, nil
-	}
 	start := filepath.Dir(program)
 	if namesClass(program) && cwd != "" {
 		start = cwd
 	}
 	p := findProject(start)
-	if p == nil {
-		return nil, nil, nil
+	if _, given := args["classPaths"]; given || p == nil {
+		return p, nil, nil
 	}
 	if _, given := args["mainClass"]; given || !strings.HasSuffix(program, ".java") {
 		return p, nil, p.classFileLaunch(program, args)

@@ -70,7 +70,7 @@ func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter
 			"mainClass":             consoleLauncherClass,
 			"classPaths":            cp,
 			"testFrameworkPackages": junitCatchers,
-			classPathOriginArg:      fmt.Sprintf("JUnit console launcher %s; %s layout, test class %s; %s", launcher, p.layout, class, p.dependencyNote()),
+			classPathOriginArg:      fmt.Sprintf("JUnit console launcher; %s layout, test class %s; %s", p.layout, class, p.dependencyNote()),
 		},
 		ExecutablePath:    req.ExecutablePath,
 		BreakOnExceptions: "uncaught",
@@ -100,14 +100,23 @@ func findConsoleLauncher(p *project) string {
 var failedTestLine = regexp.MustCompile(`(?m)^[\s│├└─]*(.+?) ✘ ?(.*)$`)
 
 // junitSummary reads a failed test's name and message from the
-// launcher's tree, for a run that failed without stopping; "no tests"
-// when the selection matched none (--fail-if-no-tests exits 2).
+// launcher's tree, for a run that failed without stopping; else JUnit's
+// own error (a selection it could not resolve), or "no test" when the
+// selection matched none (--fail-if-no-tests exits 2).
 func junitSummary(output string) (string, string) {
 	if m := failedTestLine.FindStringSubmatch(output); m != nil {
 		return strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
+	}
+	if m := junitError.FindAllStringSubmatch(output, -1); m != nil {
+		return "", m[len(m)-1][1]
 	}
 	if strings.Contains(output, " 0 tests found ") {
 		return "", "JUnit found no test to run: check the class and the test's method name"
 	}
 	return "", ""
 }
+
+// junitError is a line of the trace the launcher prints when it cannot
+// run what it was asked to (a test method that is not there); the last,
+// innermost cause of JUnit's own says why.
+var junitError = regexp.MustCompile(`(?m)^(?:Caused by: )?org\.junit\.[\w.]+: (.+)$`)
