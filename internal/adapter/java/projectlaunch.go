@@ -30,8 +30,11 @@ func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[
 	if _, given := args["classPaths"]; given || p == nil {
 		return p, nil, nil
 	}
-	if _, given := args["mainClass"]; given || !strings.HasSuffix(program, ".java") {
+	if _, given := args["mainClass"]; given || strings.HasSuffix(program, ".class") || namesClass(program) {
 		return p, nil, p.classFileLaunch(program, args)
+	}
+	if !strings.HasSuffix(program, ".java") {
+		return p, nil, nil
 	}
 	root, tests := p.sourceRootOf(program)
 	if root == "" {
