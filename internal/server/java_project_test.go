@@ -48,9 +48,9 @@ func mavenProject(t *testing.T, classes bool) string {
 	if _, err := os.Stat(junitConsoleJar); err != nil && os.Getenv("CI") == "true" {
 		t.Fatalf("%s missing: apt-get install -y junit5", junitConsoleJar)
 	} else if err == nil {
-		runTool(t, javac, "-g", "-d", filepath.Join(root, "target", "test-classes"),
-			"-cp", strings.Join([]string{filepath.Join(root, "target", "classes"), depJar, junitConsoleJar}, ":"),
-			filepath.Join(root, "src/test/java/com/example/shop/CheckoutTest.java"))
+		tests, _ := filepath.Glob(filepath.Join(root, "src/test/java/com/example/shop/*.java"))
+		runTool(t, javac, append([]string{"-g", "-d", filepath.Join(root, "target", "test-classes"),
+			"-cp", strings.Join([]string{filepath.Join(root, "target", "classes"), depJar, junitConsoleJar}, ":")}, tests...)...)
 	}
 	return root
 }
@@ -205,6 +205,30 @@ func TestJavaProjectLayoutsFindTheirClassPath(t *testing.T) {
 				t.Errorf("runtime should say %q, from .classpath: %q", tc.wantRuntime, rt)
 			}
 		})
+	}
+}
+
+// A JUnit 4 test runs through the launcher's vintage engine and stops
+// alike, at org.junit.Assert's failure.
+func TestJavaDebugTestStopsAtAFailingJUnit4Assertion(t *testing.T) {
+	root := mavenProject(t, true)
+	testenv.RequireAdapter(t, "java")
+	if _, err := os.Stat(junitConsoleJar); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("apt-get install -y junit5")
+		}
+		t.Skip("no JUnit console launcher: apt-get install -y junit5")
+	}
+	h := newHarness(t)
+	file := filepath.Join(root, "src/test/java/com/example/shop/LegacyCheckoutTest.java")
+	res := h.ok("debug_test", map[string]any{"language": "java", "path": file})
+	test := res.obj("test")
+	if test["failed"] != true || !strings.Contains(test.str("name"), "taxesNothingFree") || !strings.Contains(test.str("message"), "free and five expected:<5> but was:<6>") {
+		t.Fatalf("debug_test reports the failing JUnit 4 test: %v", test)
+	}
+	wantStop(t, res, "exception", 11)
+	if l := res.vars("locals"); l["taxed"] != "6" {
+		t.Errorf("the test's locals: %v", l)
 	}
 }
 
