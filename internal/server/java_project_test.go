@@ -254,3 +254,21 @@ func TestJavaDebugTestOfAMissingTestSaysWhy(t *testing.T) {
 		t.Errorf("JUnit's reason: %q", m)
 	}
 }
+
+// A class file of the project's build output runs with the project's
+// class path: its own root alone lacks the dependency, and the program
+// would die of NoClassDefFoundError at its first use.
+func TestJavaMavenClassFileRunsWithTheProjectsDependencies(t *testing.T) {
+	root := mavenProject(t, true)
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": filepath.Join(root, checkoutSource), "line": 17})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": filepath.Join(root, "target/classes/com/example/shop/Checkout.class")})
+	wantStop(t, snap, "breakpoint", 17)
+	if l := snap.vars("locals"); l["taxed"] != "420" {
+		t.Errorf("locals: %v", l)
+	}
+	if rt := snap.obj("data").str("runtime"); !strings.Contains(rt, "classpath target/classes:target/dependency/pricing-1.0.jar (Maven layout") {
+		t.Errorf("runtime: %q", rt)
+	}
+}
