@@ -145,6 +145,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 	lc, err := parseLaunch(args)
 	if err != nil {
+		if cleanup != nil {
+			cleanup()
+		}
 		return nil, err
 	}
 	// A class file that cannot be run fails the launch request itself

@@ -2,7 +2,6 @@ package java
 
 import (
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -167,14 +166,10 @@ func classOfSource(src string) string {
 	return name
 }
 
-// errStaleClass is a class that is missing or older than its source
-// while the build has output: the agent builds, we debug.
-var errStaleClass = errors.New("the compiled class does not match the source")
-
 // builtClass checks that class, compiled from src, is in one of dirs and
 // not older than src. It reports whether any of dirs exists (the project
 // was built at all); a missing or stale class of a built project is an
-// error that says how to build.
+// error that says how to build: the agent builds, we debug.
 func (p *project) builtClass(src, class string, dirs []string) (bool, error) {
 	srcInfo, err := os.Stat(src)
 	if err != nil {
@@ -192,16 +187,16 @@ func (p *project) builtClass(src, class string, dirs []string) (bool, error) {
 			continue
 		}
 		if st.ModTime().Before(srcInfo.ModTime()) {
-			return true, fmt.Errorf("%w: %s is older than %s: build the project (%s in %s) and start again",
-				errStaleClass, filepath.Join(d, rel), src, p.build, p.root)
+			return true, fmt.Errorf("%s is older than %s: build the project (%s in %s) and start again",
+				filepath.Join(d, rel), src, p.build, p.root)
 		}
 		return true, nil
 	}
 	if !built {
 		return false, nil
 	}
-	return true, fmt.Errorf("%w: no %s in %s: build the project (%s in %s) and start again",
-		errStaleClass, rel, p.rel(strings.Join(dirs, ", ")), p.build, p.root)
+	return true, fmt.Errorf("no %s in %s: build the project (%s in %s) and start again",
+		rel, p.showClassPath(dirs), p.build, p.root)
 }
 
 // sourcesUnder lists the source files of a source root, for compiling it

@@ -40,6 +40,14 @@ func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[
 	if root == "" {
 		return nil, nil, nil
 	}
+	cleanup, err := p.sourceLaunch(ctx, javaPath, program, root, tests, args, dryRun)
+	return p, cleanup, err
+}
+
+// sourceLaunch runs a source file of the project under root as the class
+// it declares: from the build's output when that is up to date, compiled
+// into a temp dir (removed by the cleanup returned) when there is none.
+func (p *project) sourceLaunch(ctx context.Context, javaPath, program, root string, tests bool, args map[string]any, dryRun bool) (func(), error) {
 	class := classOfSource(program)
 	dirs := p.classDirs
 	if tests {
@@ -47,7 +55,7 @@ func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[
 	}
 	built, err := p.builtClass(program, class, dirs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	args["mainClass"] = class
 	cp := p.classPath(tests)
@@ -58,7 +66,7 @@ func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[
 		if !dryRun {
 			tmp, err := p.compile(ctx, javaPath, root, tests)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			out, cleanup = tmp, func() { os.RemoveAll(tmp) }
 			cp = append([]string{tmp}, cp...)
@@ -68,7 +76,7 @@ func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[
 	}
 	args["classPaths"] = cp
 	args[classPathOriginArg] = origin
-	return p, cleanup, nil
+	return cleanup, nil
 }
 
 // classFileLaunch gives a class file or main class name of the project
