@@ -32,23 +32,9 @@ var junitCatchers = []string{"org.junit.", "junit.framework."}
 // assertion stops where it is thrown and the answer shows the test's
 // frame.
 func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter.TestPlan, error) {
-	if !strings.HasSuffix(req.Path, ".java") && !strings.HasSuffix(req.Path, ".kt") {
-		return nil, errors.New("give the source file of a JUnit test class (src/test/java/…/FooTest.java)")
-	}
-	p := findProject(filepath.Dir(req.Path))
-	if p == nil {
-		return nil, fmt.Errorf("%s is in no Maven or Gradle project (no pom.xml or build.gradle above it): the tests run from the project's built test classes", req.Path)
-	}
-	if _, tests := p.sourceRootOf(req.Path); !tests {
-		return nil, fmt.Errorf("%s is not under the project's test sources (src/test/java)", req.Path)
-	}
-	class := classOfSource(req.Path)
-	built, err := p.builtClass(req.Path, class, p.testClassDirs)
+	p, class, err := builtTestClass(req.Path)
 	if err != nil {
 		return nil, err
-	}
-	if !built {
-		return nil, fmt.Errorf("the tests of %s are not compiled (no %s): build them (%s) and start again", p.root, p.rel(p.testClassDirs[0]), p.build)
 	}
 	launcher := findConsoleLauncher(p)
 	if launcher == "" {
@@ -79,6 +65,31 @@ func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter
 		},
 		FailureSummary: junitSummary,
 	}, nil
+}
+
+// builtTestClass finds the project of a test class's source file and the
+// class it declares, whose build must be up to date: the agent builds, we
+// debug.
+func builtTestClass(path string) (*project, string, error) {
+	if !strings.HasSuffix(path, ".java") && !strings.HasSuffix(path, ".kt") {
+		return nil, "", errors.New("give the source file of a JUnit test class (src/test/java/…/FooTest.java)")
+	}
+	p := findProject(filepath.Dir(path))
+	if p == nil {
+		return nil, "", fmt.Errorf("%s is in no Maven or Gradle project (no pom.xml or build.gradle above it): the tests run from the project's built test classes", path)
+	}
+	if _, tests := p.sourceRootOf(path); !tests {
+		return nil, "", fmt.Errorf("%s is not under the project's test sources (src/test/java)", path)
+	}
+	class := classOfSource(path)
+	built, err := p.builtClass(path, class, p.testClassDirs)
+	if err != nil {
+		return nil, "", err
+	}
+	if !built {
+		return nil, "", fmt.Errorf("the tests of %s are not compiled (no %s): build them (%s) and start again", p.root, p.rel(p.testClassDirs[0]), p.build)
+	}
+	return p, class, nil
 }
 
 // findConsoleLauncher finds the JUnit console launcher among the
