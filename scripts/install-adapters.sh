@@ -100,6 +100,12 @@ for lang in "${want[@]}"; do
         echo "java: installing kotlin (kotlinc, for the Kotlin test)"
         apt_install --no-install-recommends kotlin
       fi
+      if [ -f /usr/share/java/junit-platform-console-standalone.jar ]; then
+        echo "java: JUnit console launcher present"
+      else
+        echo "java: installing junit5 (the JUnit console launcher, for debug_test)"
+        apt_install --no-install-recommends junit5
+      fi
       ;;
     browser)
       if command -v chromium >/dev/null; then

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -542,7 +543,34 @@ func (b *breakpoints) exceptionStops(ctx context.Context, mode string, e jdwp.Ev
 			return !isJDKClass(b.s.types.className(ctx, e.Location.Class))
 		}
 	}
+	if hasPrefix(catcher, b.s.frameworkCatchers) {
+		return b.throughProgram(ctx, e.Thread)
+	}
 	return false
+}
+
+// throughProgram reports whether the stack of a thread stopped at an
+// exception holds a frame of the program's own (neither the JDK's nor the
+// test framework's): a test framework also throws and catches for itself
+// (JUnit's discovery of a method that is not there), which is no failure
+// of the program's.
+func (b *breakpoints) throughProgram(ctx context.Context, thread jdwp.ObjectID) bool {
+	frames, err := b.s.vm.Frames(ctx, thread, 0, -1)
+	if err != nil {
+		return true
+	}
+	for _, f := range frames {
+		name := b.s.types.className(ctx, f.Location.Class)
+		if !isJDKClass(name) && !hasPrefix(name, b.s.frameworkCatchers) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPrefix reports whether name starts with one of prefixes.
+func hasPrefix(name string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) })
 }
 
 // hit handles a breakpoint event: its hit count, condition and log

@@ -723,6 +723,23 @@ func (s *server) exceptionParts(ctx context.Context, exc jdwp.ObjectID) (string,
 	return class, msg
 }
 
+// aboveFramework is a stack without what lies below its last frame of the
+// program's own when a test framework runs the program: the framework's
+// machinery that called the test (some 60 frames for JUnit) says nothing
+// about the failure.
+func (s *server) aboveFramework(ctx context.Context, frames []jdwp.Frame) []jdwp.Frame {
+	if len(s.frameworkCatchers) == 0 {
+		return frames
+	}
+	for i := len(frames) - 1; i >= 0; i-- {
+		name := s.types.className(ctx, frames[i].Location.Class)
+		if !isJDKClass(name) && !hasPrefix(name, s.frameworkCatchers) {
+			return frames[:i+1]
+		}
+	}
+	return frames
+}
+
 func (s *server) exceptionInfo(ctx context.Context, req *request) (any, error) {
 	var args godap.ExceptionInfoArguments
 	if err := req.Args(&args); err != nil {
@@ -741,12 +758,16 @@ func (s *server) exceptionInfo(ctx context.Context, req *request) (any, error) {
 	}
 	var trace strings.Builder
 	if frames, _, err := s.threadFrames(ctx, st.thread); err == nil {
-		for _, fr := range s.describeFrames(ctx, nil, frames) {
+		shown := s.aboveFramework(ctx, frames)
+		for _, fr := range s.describeFrames(ctx, nil, shown) {
 			file := "Unknown Source"
 			if fr.Source != nil {
 				file = fr.Source.Name
 			}
 			fmt.Fprintf(&trace, "\tat %s(%s:%d)\n", fr.Name, file, fr.Line)
+		}
+		if n := len(frames) - len(shown); n > 0 {
+			fmt.Fprintf(&trace, "\t… %d frames of the test framework and the JDK\n", n)
 		}
 	}
 	return godap.ExceptionInfoResponseBody{

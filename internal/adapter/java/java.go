@@ -36,6 +36,8 @@ const (
 type Adapter struct {
 	// machine is where the java launcher is looked for; tests replace it.
 	machine platform.Machine
+	// versions caches each java launcher's version, for the runtime line.
+	versions sync.Map
 }
 
 // New returns the JVM adapter.
@@ -98,10 +100,6 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
-	cwd := cfg.Cwd
-	if cwd == "" {
-		cwd = filepath.Dir(cfg.Program)
-	}
 	progArgs := cfg.Args
 	if progArgs == nil {
 		progArgs = []string{}
@@ -109,7 +107,6 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	args := map[string]any{
 		"program":     cfg.Program,
 		"args":        progArgs,
-		"cwd":         cwd,
 		"javaPath":    java.path,
 		"stopOnEntry": cfg.StopOnEntry,
 	}
@@ -117,23 +114,64 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		args["env"] = cfg.Env
 	}
 	maps.Copy(args, cfg.Extra)
+	p, cleanup, err := projectLaunch(ctx, java.path, cfg.Program, cfg.Cwd, args, cfg.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	if _, given := args["cwd"]; !given {
+		args["cwd"] = launchCwd(cfg, p)
+	}
 	lc, err := parseLaunch(args)
 	if err != nil {
+		if cleanup != nil {
+			cleanup()
+		}
 		return nil, err
 	}
 	// A class file that cannot be run fails the launch request itself
 	// (server.launch), which says so to the agent as the adapter's answer.
 	resolveErr := lc.resolveMain()
 	command := lc.command()
+	origin, _ := args[classPathOriginArg].(string)
+	runtime := runtimeLine(java.path, java.origin, a.version(ctx, java.path), lc, p, origin)
 	if cfg.DryRun {
 		if resolveErr != nil {
 			return nil, resolveErr
 		}
-		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: java.runtime()}, nil
+		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: runtime}, nil
 	}
 	conn := a.start("launch", args, command, cfg.Logger)
-	conn.Runtime = java.runtime()
+	conn.Runtime = runtime
+	if cleanup != nil {
+		stop := conn.Cleanup
+		conn.Cleanup = func() {
+			stop()
+			cleanup()
+		}
+	}
 	return conn, nil
+}
+
+// launchCwd is the program's working directory: the agent's, else the
+// project's root (where its build runs it), else the program's directory.
+func launchCwd(cfg adapter.LaunchConfig, p *project) string {
+	switch {
+	case cfg.Cwd != "":
+		return cfg.Cwd
+	case p != nil:
+		return p.root
+	}
+	return filepath.Dir(cfg.Program)
+}
+
+// version is java's version, asked once per launcher.
+func (a *Adapter) version(ctx context.Context, java string) string {
+	if v, ok := a.versions.Load(java); ok {
+		return v.(string)
+	}
+	v := javaVersion(ctx, java)
+	a.versions.Store(java, v)
+	return v
 }
 
 // NamesProgram reports whether a program path that is no file names a

@@ -42,6 +42,10 @@ type launchConfig struct {
 	VMArgs      []string          `json:"vmArgs"`
 	SourcePaths []string          `json:"sourcePaths"`
 	StopOnEntry bool              `json:"stopOnEntry"`
+	// TestFrameworkPackages name the packages of a test framework that
+	// runs the program: an exception only they catch counts as uncaught,
+	// as the framework catches every failing test's to report it.
+	TestFrameworkPackages []string `json:"testFrameworkPackages"`
 }
 
 // parseLaunch decodes launch arguments.

@@ -60,6 +60,9 @@ type server struct {
 	source   *sourceMap
 	vmStart  chan struct{} // closed by the event loop on VM_START
 	entry    string        // main class to stop at on entry, when asked
+	// frameworkCatchers are the packages of a test framework that runs
+	// the program (launch's testFrameworkPackages).
+	frameworkCatchers []string
 
 	// loaded is closed by the event loop when the first class of the
 	// program's own is prepared, the answer to request loadReq
@@ -276,6 +279,7 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 	// The DAP process event tells a client which process to watch.
 	s.Event("process", map[string]any{"name": lc.Program, "systemProcessId": j.p.Pid(), "isLocalProcess": true, "startMethod": "launch"})
 	s.source = newSourceMap(lc)
+	s.frameworkCatchers = lc.TestFrameworkPackages
 	if lc.StopOnEntry {
 		s.entry = lc.entryClass()
 	}

@@ -9,9 +9,9 @@ import (
 
 // sourceMap finds the source file of a class: its package directory and
 // SourceFile attribute under each source root. Roots are the launch's
-// sourcePaths, the working directory and its usual source folders, the
-// program's and class paths' directories, and the root of every file a
-// breakpoint was set in. Kotlin does not tie directories to packages: a
+// sourcePaths, the working directory and its usual source folders (main
+// and test), the program's and class paths' directories, and the root of
+// every file a breakpoint was set in. Kotlin does not tie directories to packages: a
 // file a breakpoint was set in is known by its package and name wherever
 // it is, and a root's own files declaring the package are tried after its
 // package directory.
@@ -28,7 +28,7 @@ func newSourceMap(lc *launchConfig) *sourceMap {
 		m.addRoot(p)
 	}
 	if lc.Cwd != "" {
-		for _, sub := range []string{"", "src", "src/main/java", "src/main/kotlin", "src/main/scala"} {
+		for _, sub := range []string{"", "src", "src/main/java", "src/main/kotlin", "src/main/scala", "src/test/java", "src/test/kotlin", "src/test/scala"} {
 			m.addRoot(filepath.Join(lc.Cwd, sub))
 		}
 	}
