@@ -133,6 +133,7 @@ func TestFunctionNamer(t *testing.T) {
 func TestModeOfScriptExcludedFromItsPackage(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
+		"go.mod":  "module example.com/gen\n\ngo 1.21\n",
 		"main.go": "package main\n\nfunc main() {}\n",
 		"gen.go":  "//go:build ignore\n\npackage main\n\nfunc main() {}\n",
 	}
@@ -147,5 +148,17 @@ func TestModeOfScriptExcludedFromItsPackage(t *testing.T) {
 	}
 	if _, program, err := modeOf(filepath.Join(dir, "main.go")); err != nil || program != dir {
 		t.Errorf("modeOf(main.go) = %s %v, want its package %s", program, err, dir)
+	}
+}
+
+// TestModeOfFileOutsideAModule: the go command builds no directory outside
+// a module ("go.mod file not found"), so a lone main.go is built alone.
+func TestModeOfFileOutsideAModule(t *testing.T) {
+	main := filepath.Join(t.TempDir(), "main.go")
+	if err := os.WriteFile(main, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, program, err := modeOf(main); err != nil || program != main {
+		t.Errorf("modeOf(main.go outside a module) = %s %v, want the file itself", program, err)
 	}
 }

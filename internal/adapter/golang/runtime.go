@@ -19,9 +19,14 @@ const goEnvTimeout = 30 * time.Second
 // when the file belongs to the package there (so that the package's other
 // files are compiled with it: `go build main.go` alone leaves their names
 // undefined), else the file alone (one excluded by a build constraint,
-// such as a `//go:build ignore` script, is a program of its own).
+// such as a `//go:build ignore` script, is a program of its own). Outside
+// a module the go command builds files, not directories ("go.mod file not
+// found"), so a file there is built alone.
 func buildTarget(file string) string {
 	dir := filepath.Dir(file)
+	if _, err := os.Stat(filepath.Join(moduleDir(dir), "go.mod")); err != nil {
+		return file
+	}
 	pkg, err := build.ImportDir(dir, 0)
 	if err != nil {
 		return file
