@@ -174,14 +174,20 @@ func Descendants(pid int) []int {
 	for child, parent := range parents() {
 		children[parent] = append(children[parent], child)
 	}
+	// Seen ones are skipped: Windows's parent ids may be stale, and stale
+	// links could make a cycle.
+	seen := map[int]bool{pid: true}
 	var out []int
 	queue := []int{pid}
 	for len(queue) > 0 {
 		next := queue[0]
 		queue = queue[1:]
 		for _, c := range children[next] {
-			out = append(out, c)
-			queue = append(queue, c)
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+				queue = append(queue, c)
+			}
 		}
 	}
 	return out

@@ -151,13 +151,6 @@ func endingOf(pid, fd int) Ending {
 	}
 }
 
-func endingFromStatus(status syscall.WaitStatus) Ending {
-	if status.Signaled() {
-		return Ending{Known: true, Signal: status.Signal()}
-	}
-	return Ending{Known: true, Code: status.ExitStatus()}
-}
-
 // pidfdInfo is struct pidfd_info in its first version
 // (PIDFD_INFO_SIZE_VER0, Linux 6.13), which ends with exit_code.
 type pidfdInfo struct {

@@ -13,3 +13,11 @@ func init() {
 		signalNames[sig] = name
 	}
 }
+
+// endingFromStatus reads a Unix wait status.
+func endingFromStatus(status syscall.WaitStatus) Ending {
+	if status.Signaled() {
+		return Ending{Known: true, Signal: status.Signal()}
+	}
+	return Ending{Known: true, Code: status.ExitStatus()}
+}
