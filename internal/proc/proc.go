@@ -26,9 +26,6 @@ type Process struct {
 	mu       sync.Mutex
 	waitErr  error
 	exitCode int
-
-	// sys is what the platform keeps about the process (Windows: its job).
-	sys processSys
 }
 
 // platform is one operating system's side of a process's lifetime.

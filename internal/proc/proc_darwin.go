@@ -18,9 +18,6 @@ type hostPlatform struct{}
 // host is this operating system's platform.
 var host platform = hostPlatform{}
 
-// processSys is nothing on macOS: the group id is the leader's pid.
-type processSys struct{}
-
 // watchdog kills the groups of a server that died without killing them.
 var watchdog groupWatchdog
 

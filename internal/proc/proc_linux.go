@@ -18,9 +18,6 @@ type hostPlatform struct{}
 // host is this operating system's platform.
 var host platform = hostPlatform{}
 
-// processSys is nothing on Linux: the pid, pinned by pidfds, is enough.
-type processSys struct{}
-
 // prepare puts cmd in a new process group. If the server dies without
 // cleaning up, the kernel sends the child SIGKILL (Pdeathsig).
 func (hostPlatform) prepare(cmd *exec.Cmd) {

@@ -19,11 +19,9 @@ type hostPlatform struct{}
 // host is this operating system's platform.
 var host platform = hostPlatform{}
 
-// processSys holds the job of a process and of everything it starts.
-type processSys struct {
-	mu  sync.Mutex
-	job windows.Handle // 0 until adopted and once killed
-}
+// jobs holds, per adopted *Process, the job of the process and of
+// everything it starts (a windows.Handle) until Kill takes it.
+var jobs sync.Map
 
 const (
 	// reapWait bounds the wait for a terminated job to be empty.
@@ -81,7 +79,7 @@ func (hostPlatform) adopt(p *Process) error {
 		windows.CloseHandle(job)
 		return fmt.Errorf("assign process %d to its job: %w", p.Pid(), err)
 	}
-	p.sys.job = job
+	jobs.Store(p, job)
 	return nil
 }
 
@@ -109,14 +107,12 @@ func (hostPlatform) reaped(*Process) {}
 // console), gives it killGrace, then terminates the job and everything in
 // it. A second kill finds no job and only waits for the leader.
 func (hostPlatform) kill(p *Process) {
-	p.sys.mu.Lock()
-	job := p.sys.job
-	p.sys.job = 0
-	p.sys.mu.Unlock()
-	if job == 0 {
+	v, ok := jobs.LoadAndDelete(p)
+	if !ok {
 		<-p.done
 		return
 	}
+	job := v.(windows.Handle)
 	defer windows.CloseHandle(job)
 	deadline := time.Now().Add(killGrace)
 	if !p.Exited() {
