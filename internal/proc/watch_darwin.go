@@ -22,6 +22,8 @@ type Watcher struct {
 	finished chan struct{} // closed when the goroutine has returned
 	stopOnce sync.Once
 	ending   Ending
+	// status is whether the exit status was asked for (NOTE_EXITSTATUS).
+	status bool
 
 	// stopMu orders Ended's look against Stop; stopped is set once Stop
 	// has closed the descriptors.
@@ -47,14 +49,15 @@ func Watch(pid int) (*Watcher, error) {
 	unix.SetKevent(&wakeEv, wake[0], unix.EVFILT_READ, unix.EV_ADD)
 	// The exit status is for the parent only: a debuggee that is not our
 	// child is watched for its end alone (Ending.Known stays false).
-	_, err = unix.Kevent(kq, []unix.Kevent_t{procExitEvent(pid, os.Getpid() == parentOf(pid)), wakeEv}, nil, nil)
+	status := os.Getpid() == parentOf(pid)
+	_, err = unix.Kevent(kq, []unix.Kevent_t{procExitEvent(pid, status), wakeEv}, nil, nil)
 	if err != nil {
 		unix.Close(kq)
 		unix.Close(wake[0])
 		unix.Close(wake[1])
 		return nil, fmt.Errorf("watch process %d: %w", pid, err)
 	}
-	w := &Watcher{pid: pid, kq: kq, wakeR: wake[0], wakeW: wake[1], done: make(chan struct{}), finished: make(chan struct{})}
+	w := &Watcher{pid: pid, kq: kq, wakeR: wake[0], wakeW: wake[1], status: status, done: make(chan struct{}), finished: make(chan struct{})}
 	go w.watch()
 	return w, nil
 }
@@ -132,9 +135,12 @@ func (w *Watcher) watch() {
 			return
 		}
 		// The end is looked at first: a Stop racing it must not hide it.
+		// NOTE_EXITSTATUS puts the wait status in the event's data.
 		for _, ev := range events[:n] {
 			if ev.Filter == unix.EVFILT_PROC && ev.Fflags&unix.NOTE_EXIT != 0 {
-				w.ending = endingOfEvent(ev)
+				if w.status {
+					w.ending = endingFromStatus(syscall.WaitStatus(ev.Data))
+				}
 				close(w.done)
 				return
 			}
@@ -145,13 +151,4 @@ func (w *Watcher) watch() {
 			}
 		}
 	}
-}
-
-// endingOfEvent reads the wait status NOTE_EXITSTATUS puts in the event's
-// data; without it the ending is unknown.
-func endingOfEvent(ev unix.Kevent_t) Ending {
-	if ev.Fflags&unix.NOTE_EXITSTATUS == 0 {
-		return Ending{}
-	}
-	return endingFromStatus(syscall.WaitStatus(ev.Data))
 }
