@@ -5,10 +5,28 @@ export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
 GO ?= go
 BIN := bin/mcp-debugger
 
-.PHONY: build demo test test-matrix adapters lint bench fuzz clean
+.PHONY: build cross release demo test test-matrix adapters lint bench fuzz clean
+
+# The platforms a release is built for. Linux is tested on real machines;
+# macOS and Windows are built, vetted and unit-tested here only.
+CROSS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/mcp-debugger
+
+# Builds and vets (tests included) for every release platform: what only
+# compiles on Linux fails here, not on a user's Mac.
+cross:
+	@for t in $(CROSS); do \
+		echo "cross: $$t"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build ./... && \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
+	done
+
+# Archives for every platform in $(CROSS) into dist/, with SHA256SUMS;
+# VERSION=v1.2.3 names the version (default: git describe).
+release:
+	TARGETS="$(CROSS)" GO=$(GO) scripts/release.sh
 
 adapters:
 	scripts/install-adapters.sh
@@ -22,7 +40,7 @@ lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
-test: adapters lint
+test: adapters lint cross
 	$(GO) test -race -count=1 -timeout 20m ./...
 
 # Each adapter's integration tests against every version of it this
@@ -43,4 +61,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzToolArguments -fuzztime 60s ./internal/server/
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
@@ -87,30 +86,5 @@ func DialTCP(ctx context.Context, addr string) (net.Conn, error) {
 			return nil, fmt.Errorf("connect to debug adapter at %s: %w", addr, err)
 		case <-time.After(20 * time.Millisecond):
 		}
-	}
-}
-
-// tcpQuickAck is Linux's TCP_QUICKACK (not in package syscall).
-const tcpQuickAck = 12
-
-// QuickAck returns a function that re-arms TCP_QUICKACK on conn, for
-// dap.Options.AfterRead. Run after every read, it makes the kernel ACK at
-// once instead of up to 40 ms later, which releases a peer that writes two
-// messages back to back with Nagle on (rdbg, Node's inspector, a user's own
-// debugpy: see ADAPTER-QUIRKS.md). Linux clears the flag by itself, hence
-// re-arming after each read. It returns nil when conn is not TCP.
-func QuickAck(conn net.Conn) func() {
-	tc, ok := conn.(*net.TCPConn)
-	if !ok {
-		return nil
-	}
-	raw, err := tc.SyscallConn()
-	if err != nil {
-		return nil
-	}
-	return func() {
-		_ = raw.Control(func(fd uintptr) {
-			_ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, tcpQuickAck, 1)
-		})
 	}
 }

@@ -13,7 +13,7 @@ const tempPrefix = "mcp-debugger-"
 
 // tempOwned matches the directories MkdirTemp makes:
 // mcp-debugger-KIND-PID.START-RANDOM, where PID and START (its start time,
-// /proc/PID/stat field 22) identify the server process that owns it.
+// as startTime reads it) identify the server process that owns it.
 var tempOwned = regexp.MustCompile(`^` + tempPrefix + `[a-z0-9]+-(\d+)\.(\d+)-[^/]*$`)
 
 // MkdirTemp makes a temporary directory whose name says which process owns
@@ -22,11 +22,11 @@ var tempOwned = regexp.MustCompile(`^` + tempPrefix + `[a-z0-9]+-(\d+)\.(\d+)-[^
 // "go" or "debugpy".
 func MkdirTemp(kind string) (string, error) {
 	pid := os.Getpid()
-	st, err := statOf(pid)
+	start, err := startTime(pid)
 	if err != nil {
 		return "", fmt.Errorf("temporary directory: %w", err)
 	}
-	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%s-%d.%d-", tempPrefix, kind, pid, st.start))
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%s-%d.%d-", tempPrefix, kind, pid, start))
 	if err != nil {
 		return "", fmt.Errorf("temporary directory: %w", err)
 	}
@@ -63,6 +63,6 @@ func SweepTempDirs() []string {
 
 // ownerRuns says whether process pid runs and started at start.
 func ownerRuns(pid int, start uint64) bool {
-	st, err := statOf(pid)
-	return err == nil && st.start == start
+	got, err := startTime(pid)
+	return err == nil && got == start
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 // attachTimeout bounds the attach handshake: LLDB stops the process and
@@ -26,7 +27,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 	if cfg.ProcessID == 0 {
 		return nil, errors.New("lldb-dap attaches to a local process: pass its processId (host and port are for other adapters' debug servers)")
 	}
-	if _, err := os.Stat(fmt.Sprintf("/proc/%d", cfg.ProcessID)); err != nil {
+	if !proc.Alive(cfg.ProcessID) {
 		return nil, fmt.Errorf("no process %d on this machine", cfg.ProcessID)
 	}
 	if err := ptraceAllowed(cfg.ProcessID); err != nil {

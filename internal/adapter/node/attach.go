@@ -8,13 +8,12 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
 )
 
-// defaultInspectorPort is where SIGUSR1 opens a process's inspector.
+// defaultInspectorPort is where openInspector opens a process's inspector.
 const defaultInspectorPort = 9229
 
 // attachArgs are the attach request's arguments.
@@ -27,7 +26,7 @@ type attachArgs struct {
 }
 
 // attach connects to a running node: at host:port (its --inspect address),
-// or to a local process by id, whose inspector SIGUSR1 opens.
+// or to a local process by id, whose inspector openInspector opens.
 func (s *server) attach(req *request) (any, error) {
 	if s.started {
 		return nil, errors.New("already attached")
@@ -43,8 +42,8 @@ func (s *server) attach(req *request) (any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	if args.ProcessID != 0 {
-		if err := syscall.Kill(args.ProcessID, syscall.SIGUSR1); err != nil {
-			return nil, fmt.Errorf("open the inspector of process %d (SIGUSR1): %w", args.ProcessID, err)
+		if err := openInspector(ctx, args.ProcessID); err != nil {
+			return nil, fmt.Errorf("open the inspector of process %d: %w", args.ProcessID, err)
 		}
 		if args.Port == 0 {
 			args.Port = defaultInspectorPort
@@ -74,7 +73,7 @@ func (s *server) attach(req *request) (any, error) {
 }
 
 // discoverTarget reads the inspector's /json/list and returns the first
-// target's WebSocket URL. After SIGUSR1 the inspector takes a moment to
+// target's WebSocket URL. Once opened, the inspector takes a moment to
 // listen, so refusals are retried until ctx ends.
 func discoverTarget(ctx context.Context, addr string, retry bool) (string, error) {
 	client := &http.Client{Timeout: 2 * time.Second}
@@ -103,7 +102,7 @@ func discoverTarget(ctx context.Context, addr string, retry bool) (string, error
 		}
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("no node inspector at %s after SIGUSR1: %w", addr, err)
+			return "", fmt.Errorf("no node inspector at %s after opening it: %w", addr, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

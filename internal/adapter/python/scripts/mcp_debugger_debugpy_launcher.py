@@ -25,7 +25,13 @@ def _mcp_debugger_start():
         or not os.path.isfile(os.path.join(argv[0], "__main__.py"))
     ):
         # Not a start we know (noDebug, or another debugpy's command line):
-        # run the command line as the interpreter would have.
+        # run the command line as the interpreter would have. Windows has
+        # no exec: its os.execv starts a new process and ends this one,
+        # which the launcher would take for the program's end.
+        if os.name == "nt":
+            import subprocess
+
+            sys.exit(subprocess.call([sys.executable] + argv))
         os.execv(sys.executable, [sys.executable] + argv)
 
     host, sep, port = argv[2].rpartition(":")

@@ -12,44 +12,6 @@ import (
 	"unsafe"
 )
 
-// Ending is how a process ended, as its wait status says.
-type Ending struct {
-	// Known is false when the status could not be read (the process was
-	// reaped by its parent before we looked, on a kernel without
-	// PIDFD_INFO_EXIT).
-	Known bool
-	// Signal is the signal that killed the process, 0 if it exited.
-	Signal syscall.Signal
-	// Code is the exit code when it exited.
-	Code int
-}
-
-// SignalName names the signal that ended the process ("SIGKILL"), or ""
-// when it exited or the status is unknown.
-func (e Ending) SignalName() string {
-	if !e.Known || e.Signal == 0 {
-		return ""
-	}
-	return SignalName(e.Signal)
-}
-
-// SignalName is the conventional name of sig ("SIGKILL").
-func SignalName(sig syscall.Signal) string {
-	if name, ok := signalNames[sig]; ok {
-		return name
-	}
-	return fmt.Sprintf("signal %d", int(sig))
-}
-
-var signalNames = map[syscall.Signal]string{
-	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
-	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
-	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
-	syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
-	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-	syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGSYS: "SIGSYS",
-}
-
 // statusWait bounds how long a watcher looks for the status of a process
 // that has just exited: its parent may be between reaping it and the
 // kernel keeping the status for the pidfd.
@@ -187,13 +149,6 @@ func endingOf(pid, fd int) Ending {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-}
-
-func endingFromStatus(status syscall.WaitStatus) Ending {
-	if status.Signaled() {
-		return Ending{Known: true, Signal: status.Signal()}
-	}
-	return Ending{Known: true, Code: status.ExitStatus()}
 }
 
 // pidfdInfo is struct pidfd_info in its first version

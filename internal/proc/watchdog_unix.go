@@ -1,0 +1,94 @@
+//go:build unix
+
+package proc
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+)
+
+// watchdogScript kills, once its standard input ends, the process groups
+// it was told of ("+ PGID") and not told to forget ("- PGID"). Its input
+// is a pipe only the server writes to, so it ends when the server does,
+// however it dies: the kernel closes a dead process's descriptors, SIGKILL
+// included. It ignores the signals a terminal or a supervisor sends the
+// server's group, so that it outlives the server.
+const watchdogScript = `trap '' HUP INT TERM
+groups=
+while read -r op group; do
+	case $op in
+	+) groups="$groups $group" ;;
+	-)
+		kept=
+		for g in $groups; do
+			[ "$g" = "$group" ] || kept="$kept $g"
+		done
+		groups=$kept
+		;;
+	esac
+done
+for g in $groups; do
+	kill -s KILL -- "-$g" 2>/dev/null
+done
+`
+
+// groupWatchdog kills the server's process groups when the server dies
+// without cleaning up, where the kernel has no Pdeathsig to do it (macOS).
+// It is a POSIX shell, started with the first group, in a group of its
+// own; it exits once it has done its work.
+type groupWatchdog struct {
+	mu  sync.Mutex
+	in  io.WriteCloser // the watchdog's standard input; nil until started
+	err error          // why it could not start, for good
+}
+
+// add tells the watchdog of process group pgid.
+func (g *groupWatchdog) add(pgid int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.in == nil && g.err == nil {
+		g.in, g.err = startWatchdog()
+	}
+	if g.err != nil {
+		return g.err
+	}
+	if _, err := fmt.Fprintf(g.in, "+ %d\n", pgid); err != nil {
+		return fmt.Errorf("watchdog: %w", err)
+	}
+	return nil
+}
+
+// forget tells the watchdog that group pgid is gone, so that it never
+// signals whatever process group gets the number next.
+func (g *groupWatchdog) forget(pgid int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.in != nil {
+		_, _ = fmt.Fprintf(g.in, "- %d\n", pgid)
+	}
+}
+
+// startWatchdog starts the shell and returns its standard input. The pipe's
+// write end is close-on-exec, so no other child of the server holds it
+// open past the server's death.
+func startWatchdog() (io.WriteCloser, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("watchdog pipe: %w", err)
+	}
+	defer r.Close()
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript)
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("start the watchdog: %w", err)
+	}
+	// Reaped when it ends; the server does not wait for it otherwise.
+	go func() { _ = cmd.Wait() }()
+	return w, nil
+}
