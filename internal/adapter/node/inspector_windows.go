@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // openInspector makes a running node open its inspector on its
@@ -13,10 +15,11 @@ import (
 // process._debugProcess(pid), run by another node, asks the target to
 // open it, as the signal does elsewhere.
 func openInspector(ctx context.Context, pid int) error {
-	node, err := findNode("")
+	found, err := findNode(platform.Host(), "")
 	if err != nil {
 		return err
 	}
+	node := found.path
 	script := "process._debugProcess(" + strconv.Itoa(pid) + ")"
 	out, err := exec.CommandContext(ctx, node, "-e", script).CombinedOutput()
 	if err != nil {
