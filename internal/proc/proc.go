@@ -145,9 +145,11 @@ func (p *Process) Exited() bool {
 // pid, which may belong to another process by then.
 func (p *Process) Kill() { host.kill(p) }
 
-// KillAll kills every process started by Start that is still alive. The
-// server calls it on exit.
+// KillAll kills every process started by Start that is still alive, and
+// every process a run of this server marked (KillServerMarked). The server
+// calls it on exit.
 func KillAll() {
+	defer KillServerMarked()
 	liveMu.Lock()
 	procs := make([]*Process, 0, len(live))
 	for p := range live {

@@ -71,6 +71,11 @@ func New(opts Options) *Server {
 	for _, dir := range proc.SweepTempDirs() {
 		log.Info("removed the temporary directory of a server that is gone", "dir", dir)
 	}
+	// And the programs its sessions launched that nothing has ended since
+	// (a program whose adapter died with the server keeps running).
+	if pids := proc.SweepMarked(); len(pids) > 0 {
+		log.Info("killed the programs of a server that is gone", "pids", pids)
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "mcp-debugger", Title: "mcp-debugger", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       log,

@@ -317,11 +317,15 @@ func (s *Server) detachFromProcess(_ context.Context, a *detachArgs) (*stateResu
 	if err != nil {
 		return nil, err
 	}
-	if err := sess.Detach(a.TerminateProcess); err != nil {
+	terminated, err := sess.Detach(a.TerminateProcess)
+	if err != nil {
 		return nil, err
 	}
 	msg := "Detached; the program keeps running."
-	if a.TerminateProcess {
+	switch {
+	case terminated && !a.TerminateProcess:
+		msg = "Detached and ended the program: this session launched it, and a session leaves no process behind. To leave a program running, start it yourself and attach_to_process."
+	case terminated:
 		msg = "Detached and terminated the program."
 	}
 	return &stateResult{Success: true, State: string(sess.State()), Message: msg}, nil

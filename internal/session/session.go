@@ -96,6 +96,9 @@ type Session struct {
 	log     *slog.Logger
 	out     *OutputBuffer
 	trace   *TraceBuffer
+	// launches counts the programs the session has launched; each run's
+	// processes carry a mark of their own (proc.RunMark).
+	launches atomic.Int64
 
 	// bpMu serialises breakpoint changes so that each file's set reaches
 	// the adapter in order; it is never taken while s.mu is held.
@@ -270,9 +273,12 @@ func (s *Session) requireConnectedLocked(action string) (*run, error) {
 
 // run is one connection to a debug adapter, from start to end.
 type run struct {
-	s           *Session
-	client      *dapc.Client
-	conn        *adapter.Connection
+	s      *Session
+	client *dapc.Client
+	conn   *adapter.Connection
+	// mark is the proc.MarkVar value of a launched program's processes;
+	// empty for an attach, whose program is not ours to end.
+	mark        string
 	caps        dap.Capabilities
 	initialized chan struct{}
 	done        chan struct{} // closed when the event loop has ended
@@ -331,6 +337,14 @@ func (r *run) cleanup() {
 		}
 		if r.conn.Cleanup != nil {
 			r.conn.Cleanup()
+		}
+		// What the adapter's cleanup cannot reach: the program's children
+		// outside its process group, and a program whose adapter died
+		// before it could end it.
+		if r.mark != "" {
+			if killed := proc.KillMarked(r.mark); len(killed) > 0 {
+				r.s.log.Info("killed the rest of the program's processes", "pids", killed)
+			}
 		}
 	})
 }
@@ -398,13 +412,18 @@ func (s *Session) Close() {
 }
 
 // Detach disconnects from the program, leaving it running unless terminate.
-func (s *Session) Detach(terminate bool) error {
+// A program the session launched ends all the same (terminated is then
+// true): a session leaves no process of its own behind, and the adapter,
+// its parent, ends with the connection anyway.
+func (s *Session) Detach(terminate bool) (terminated bool, err error) {
 	s.mu.Lock()
 	r, err := s.requireConnectedLocked("detach")
+	launched := s.spec != nil && s.spec.launch != nil
 	s.mu.Unlock()
 	if err != nil {
-		return err
+		return false, err
 	}
+	terminate = terminate || launched
 	r.shutdown(terminate)
 	s.mu.Lock()
 	cause := "detached; the program keeps running"
@@ -413,5 +432,5 @@ func (s *Session) Detach(terminate bool) error {
 	}
 	s.setStateLocked(StateStopped, cause)
 	s.mu.Unlock()
-	return nil
+	return terminate, nil
 }

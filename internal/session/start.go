@@ -115,7 +115,13 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 	s.mu.Unlock()
 
 	cfg := s.launchConfig(spec)
-	return s.connect(ctx, "launch", func(ctx context.Context) (*adapter.Connection, error) {
+	mark := proc.RunMark(fmt.Sprintf("%s.%d", s.ID, s.launches.Add(1)))
+	cfg.Env = maps.Clone(cfg.Env)
+	if cfg.Env == nil {
+		cfg.Env = map[string]string{}
+	}
+	cfg.Env[proc.MarkVar] = mark
+	return s.connect(ctx, "launch", mark, func(ctx context.Context) (*adapter.Connection, error) {
 		return s.adapter.Launch(ctx, cfg)
 	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
 }
@@ -198,7 +204,7 @@ func (s *Session) Attach(ctx context.Context, spec AttachSpec, wait WaitOptions)
 	if cfg.Port == 0 {
 		cfg.Port = s.opts.Port
 	}
-	return s.connect(ctx, "attach", func(ctx context.Context) (*adapter.Connection, error) {
+	return s.connect(ctx, "attach", "", func(ctx context.Context) (*adapter.Connection, error) {
 		// The agent's timeout bounds reaching the program too, not only
 		// the wait for its stop: with nothing listening, an adapter would
 		// otherwise go on retrying for as long as its own bound allows.
@@ -254,8 +260,9 @@ func merge(base, over map[string]any) map[string]any {
 // for its answer (Delve only sends initialized after it, lldb-dap and
 // debugpy only answer it after configurationDone); wait for initialized or
 // a failed launch; breakpoints, exception filters, configurationDone; then
-// the launch answer.
-func (s *Session) connect(ctx context.Context, kind string, start func(context.Context) (*adapter.Connection, error), breakOn string, stopOnEntry bool, wait WaitOptions) (*StartResult, error) {
+// the launch answer. mark is the launched program's proc.MarkVar value
+// ("" for an attach): the run's cleanup ends every process carrying it.
+func (s *Session) connect(ctx context.Context, kind, mark string, start func(context.Context) (*adapter.Connection, error), breakOn string, stopOnEntry bool, wait WaitOptions) (*StartResult, error) {
 	s.mu.Lock()
 	s.setStateLocked(StateInitializing, kind)
 	s.exitCode = nil
@@ -297,7 +304,7 @@ func (s *Session) connect(ctx context.Context, kind string, start func(context.C
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	r := &run{s: s, conn: conn, initialized: make(chan struct{}), done: make(chan struct{})}
+	r := &run{s: s, conn: conn, mark: mark, initialized: make(chan struct{}), done: make(chan struct{})}
 	r.client = dapc.NewClient(conn.Transport, dapc.Options{Logger: s.log, Reverse: r.reverse, AfterRead: conn.AfterRead})
 	s.mu.Lock()
 	s.r = r

@@ -1,0 +1,54 @@
+package proc
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// killMarked kills, through a pidfd (so that a pid reused meanwhile is
+// never hit), every process whose MarkVar value matches; zombies and
+// processes whose environment cannot be read (another user's) are skipped.
+func killMarked(match func(value string) bool) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	var killed []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		fd, err := pidfdOpen(pid)
+		if err != nil {
+			continue
+		}
+		// Read after the pidfd is open: the pid cannot name another
+		// process between this read and the signal.
+		if value, ok := markOf(pid); ok && match(value) && pidfdSignal(fd, syscall.SIGKILL) == nil {
+			killed = append(killed, pid)
+		}
+		syscall.Close(fd)
+	}
+	return killed
+}
+
+// markOf is the MarkVar value in pid's environment, as it was when the
+// process started.
+func markOf(pid int) (string, bool) {
+	env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
+	if err != nil {
+		return "", false
+	}
+	prefix := []byte(MarkVar + "=")
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if value, ok := bytes.CutPrefix(kv, prefix); ok {
+			return string(value), true
+		}
+	}
+	return "", false
+}
