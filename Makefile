@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
 GO ?= go
 BIN := bin/mcp-debugger
 
-.PHONY: build cross release demo test test-matrix adapters lint bench fuzz clean
+.PHONY: build cross release demo test soak test-matrix adapters lint bench fuzz clean
 
 # The platforms a release is built for. Linux is tested on real machines;
 # macOS and Windows are built, vetted and unit-tested here only.
@@ -42,6 +42,15 @@ lint:
 
 test: adapters lint cross
 	$(GO) test -race -count=1 -timeout 20m ./...
+	$(MAKE) soak
+
+# Churns a race-built server for $(SOAK): concurrent sessions in six
+# languages, programs and adapters SIGKILLed mid-call, clients that vanish,
+# garbage on stdin; fails on a hang, a session that does not say it ended,
+# a process or temporary directory left behind, or growing descriptors.
+SOAK ?= 2m
+soak:
+	MCP_DEBUGGER_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 20m ./cmd/mcp-debugger/
 
 # Each adapter's integration tests against every version of it this
 # machine can install (lldb-dap 19 and 22, two Delves, Node 20 and 22, ...);

@@ -92,7 +92,7 @@ func TestSoak(t *testing.T) {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(w), uint64(time.Now().UnixNano())))
 			for n := 0; time.Now().Before(end); n++ {
-				s.cycle(main, rng, fmt.Sprintf("w%d-%d", w, n))
+				s.cycle(main, rng, fmt.Sprintf("%s-w%d-%d", s.runID, w, n))
 			}
 		})
 	}

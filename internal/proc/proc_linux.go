@@ -28,7 +28,15 @@ func (hostPlatform) prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }
 
-func (hostPlatform) adopt(*Process) error { return nil }
+// adopt starts the watchdog with the first child. Pdeathsig ends the
+// server's own children when it dies; a program of a run whose adapter it
+// killed that way may keep running (a tracee its debugger leaves behind),
+// and only the watchdog, which outlives the server, can end it then.
+func (hostPlatform) adopt(*Process) error { return watchdog.ensure() }
+
+// watchdog sweeps the marked processes of a server that died without
+// cleaning up.
+var watchdog groupWatchdog
 
 func (hostPlatform) reaped(*Process) {}
 

@@ -12,7 +12,9 @@ import (
 )
 
 // watchdogScript kills, once its standard input ends, the process groups
-// it was told of ("+ PGID") and not told to forget ("- PGID"). Its input
+// it was told of ("+ PGID") and not told to forget ("- PGID"), and, where
+// /proc shows processes' environments (Linux), every process marked by a
+// run of the server (MarkVar=SERVER/…, SERVER its first argument). Its input
 // is a pipe only the server writes to, so it ends when the server does,
 // however it dies: the kernel closes a dead process's descriptors, SIGKILL
 // included. It ignores the signals a terminal or a supervisor sends the
@@ -34,6 +36,13 @@ done
 for g in $groups; do
 	kill -s KILL -- "-$g" 2>/dev/null
 done
+[ -n "$1" ] && [ -d /proc/self ] || exit 0
+for env in /proc/[0-9]*/environ; do
+	if tr '\0' '\n' <"$env" 2>/dev/null | grep -q "^` + MarkVar + `=$1/"; then
+		pid=${env#/proc/}
+		kill -s KILL "${pid%/environ}" 2>/dev/null
+	fi
+done
 `
 
 // groupWatchdog kills the server's process groups when the server dies
@@ -46,15 +55,28 @@ type groupWatchdog struct {
 	err error          // why it could not start, for good
 }
 
+// start starts the watchdog once; later calls return the first one's
+// error, if any. Callers hold g.mu.
+func (g *groupWatchdog) startLocked() error {
+	if g.in == nil && g.err == nil {
+		g.in, g.err = startWatchdog()
+	}
+	return g.err
+}
+
+// ensure starts the watchdog, for its sweep of marked processes alone.
+func (g *groupWatchdog) ensure() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.startLocked()
+}
+
 // add tells the watchdog of process group pgid.
 func (g *groupWatchdog) add(pgid int) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.in == nil && g.err == nil {
-		g.in, g.err = startWatchdog()
-	}
-	if g.err != nil {
-		return g.err
+	if err := g.startLocked(); err != nil {
+		return err
 	}
 	if _, err := fmt.Fprintf(g.in, "+ %d\n", pgid); err != nil {
 		return fmt.Errorf("watchdog: %w", err)
@@ -81,7 +103,7 @@ func startWatchdog() (io.WriteCloser, error) {
 		return nil, fmt.Errorf("watchdog pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript)
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "watchdog", serverMark())
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
