@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -23,23 +22,9 @@ const statusWait = 200 * time.Millisecond
 // reaps them, and its pidfd does not poll readable until then.
 const zombieCheck = 250 * time.Millisecond
 
-// Watcher watches one process, which need not be our child (a debug
-// adapter's debuggee), through a pidfd. Its goroutine ends when the process
-// does or when Stop is called.
-type Watcher struct {
-	pid      int
-	fd       int
-	wakeR    int
-	wakeW    int
-	done     chan struct{} // closed when the process has ended
-	finished chan struct{} // closed when the goroutine has returned
-	stopOnce sync.Once
-	ending   Ending
-
-	// fdMu keeps fd open while Ended polls it; stopped is set once Stop
-	// has closed it.
-	fdMu    sync.Mutex
-	stopped bool
+// pidfdWatch watches a process through a pidfd, woken by a pipe.
+type pidfdWatch struct {
+	pid, fd, wakeR, wakeW int
 }
 
 // Watch starts watching pid. The caller owns the Watcher and must Stop it.
@@ -53,63 +38,19 @@ func Watch(pid int) (*Watcher, error) {
 		syscall.Close(fd)
 		return nil, fmt.Errorf("watch process %d: %w", pid, err)
 	}
-	w := &Watcher{pid: pid, fd: fd, wakeR: wake[0], wakeW: wake[1], done: make(chan struct{}), finished: make(chan struct{})}
-	go w.watch()
-	return w, nil
+	return startWatcher(pid, &pidfdWatch{pid: pid, fd: fd, wakeR: wake[0], wakeW: wake[1]}), nil
 }
 
-// Pid is the watched process's id.
-func (w *Watcher) Pid() int { return w.pid }
+func (w *pidfdWatch) exitedNow() bool { return pidfdWait(w.fd, 0) || allThreadsZombies(w.pid) }
 
-// Done is closed once the process has ended and Ending says how.
-func (w *Watcher) Done() <-chan struct{} { return w.done }
+func (w *pidfdWatch) wake() { syscall.Close(w.wakeW) }
 
-// Ending is how the process ended; valid once Done is closed.
-func (w *Watcher) Ending() Ending {
-	<-w.done
-	return w.ending
+func (w *pidfdWatch) release() {
+	syscall.Close(w.wakeR)
+	syscall.Close(w.fd)
 }
 
-// Ended reports, without waiting for the goroutine, whether the process has
-// ended, and how: a caller about to act on the process's state asks here
-// rather than race the watcher's wake-up.
-func (w *Watcher) Ended() (Ending, bool) {
-	select {
-	case <-w.done:
-		return w.ending, true
-	default:
-	}
-	w.fdMu.Lock()
-	exited := !w.stopped && (pidfdWait(w.fd, 0) || allThreadsZombies(w.pid))
-	w.fdMu.Unlock()
-	if !exited {
-		return Ending{}, false
-	}
-	<-w.finished
-	select {
-	case <-w.done:
-		return w.ending, true
-	default:
-		return Ending{}, false
-	}
-}
-
-// Stop ends the watch; Done stays open if the process had not ended.
-// Stopping twice is harmless.
-func (w *Watcher) Stop() {
-	w.stopOnce.Do(func() {
-		syscall.Close(w.wakeW)
-		<-w.finished
-		w.fdMu.Lock()
-		defer w.fdMu.Unlock()
-		w.stopped = true
-		syscall.Close(w.wakeR)
-		syscall.Close(w.fd)
-	})
-}
-
-func (w *Watcher) watch() {
-	defer close(w.finished)
+func (w *pidfdWatch) wait() (Ending, bool) {
 	fds := []pollFd{{fd: int32(w.fd), events: 0x1}, {fd: int32(w.wakeR), events: 0x1}}
 	for {
 		ts := syscall.NsecToTimespec(zombieCheck.Nanoseconds())
@@ -118,16 +59,14 @@ func (w *Watcher) watch() {
 			fds[0].revents = 0x1
 		}
 		if errno != 0 && !errors.Is(errno, syscall.EINTR) {
-			return
+			return Ending{}, false
 		}
 		// The end is looked at first: a Stop racing it must not hide it.
 		if fds[0].revents != 0 {
-			w.ending = endingOf(w.pid, w.fd)
-			close(w.done)
-			return
+			return endingOf(w.pid, w.fd), true
 		}
 		if fds[1].revents != 0 {
-			return
+			return Ending{}, false
 		}
 	}
 }
