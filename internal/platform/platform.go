@@ -37,6 +37,23 @@ var (
 	Windows = OS{Name: "windows", ExeSuffix: ".exe", FoldsCase: true, Separator: '\\', ListSeparator: ';', DriveLetters: true, Installer: "winget"}
 )
 
+// InstallCommands are the commands that install one thing, per package
+// manager; For picks the one an OS's hints are written for.
+type InstallCommands struct {
+	Apt, Brew, Winget string
+}
+
+// For is the command for o's installer (apt's for an unknown one).
+func (c InstallCommands) For(o OS) string {
+	switch o.Installer {
+	case Darwin.Installer:
+		return c.Brew
+	case Windows.Installer:
+		return c.Winget
+	}
+	return c.Apt
+}
+
 // Current is the OS this process runs on; other Unix systems follow
 // Linux's rules.
 func Current() OS { return ForName(runtime.GOOS) }

@@ -172,15 +172,6 @@ func Alive(pid int) bool {
 	return err == nil
 }
 
-// parents maps every live process to its parent.
-func parents() map[int]int {
-	out := map[int]int{}
-	for pid, st := range scan() {
-		out[pid] = st.ppid
-	}
-	return out
-}
-
 // exeOf is the executable process pid runs: the path the kernel keeps
 // after argc in its KERN_PROCARGS2 block.
 func exeOf(pid int) (string, error) {

@@ -182,15 +182,6 @@ func statOf(pid int) (procStat, error) {
 	return procStat{ppid: ppid, pgrp: pgrp, start: start}, nil
 }
 
-// parents maps every live process to its parent.
-func parents() map[int]int {
-	out := map[int]int{}
-	for pid, st := range scan() {
-		out[pid] = st.ppid
-	}
-	return out
-}
-
 // exeOf is the executable process pid runs.
 func exeOf(pid int) (string, error) {
 	return os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))

@@ -22,13 +22,11 @@ func (l launcher) runtime() string { return "java: " + l.path + " (" + l.origin 
 
 // installHint is the command that installs a JDK the finder finds on o.
 func installHint(o platform.OS) string {
-	switch o.Installer {
-	case platform.Darwin.Installer:
-		return "brew install openjdk@17"
-	case platform.Windows.Installer:
-		return "winget install Microsoft.OpenJDK.17"
-	}
-	return "apt-get install -y openjdk-17-jdk-headless"
+	return platform.InstallCommands{
+		Apt:    "apt-get install -y openjdk-17-jdk-headless",
+		Brew:   "brew install openjdk@17",
+		Winget: "winget install Microsoft.OpenJDK.17",
+	}.For(o)
 }
 
 // findJava finds the java launcher on m: the path given, then

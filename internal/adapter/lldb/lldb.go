@@ -36,13 +36,11 @@ const (
 // o: Debian's lldb-22, Homebrew's llvm keg or Xcode's command-line tools,
 // LLVM's Windows installer.
 func installHint(o platform.OS) string {
-	switch o.Installer {
-	case platform.Darwin.Installer:
-		return "brew install llvm (or: xcode-select --install)"
-	case platform.Windows.Installer:
-		return "winget install LLVM.LLVM"
-	}
-	return "apt-get install -y lldb-22"
+	return platform.InstallCommands{
+		Apt:    "apt-get install -y lldb-22",
+		Brew:   "brew install llvm (or: xcode-select --install)",
+		Winget: "winget install LLVM.LLVM",
+	}.For(o)
 }
 
 // Language ids.

@@ -13,13 +13,11 @@ import (
 
 // installHint is the command that installs node on o.
 func installHint(o platform.OS) string {
-	switch o.Installer {
-	case platform.Darwin.Installer:
-		return "brew install node"
-	case platform.Windows.Installer:
-		return "winget install OpenJS.NodeJS.LTS"
-	}
-	return "apt-get install nodejs"
+	return platform.InstallCommands{
+		Apt:    "apt-get install nodejs",
+		Brew:   "brew install node",
+		Winget: "winget install OpenJS.NodeJS.LTS",
+	}.For(o)
 }
 
 // nodeRuntime is the node that runs the program and why it was chosen.

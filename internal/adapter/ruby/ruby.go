@@ -29,13 +29,11 @@ const (
 // Debian's ruby 3.1 ships debug 1.6.3 (1.4.0 earlier); Homebrew's and
 // RubyInstaller's rubies need the gem installed.
 func installHint(o platform.OS) string {
-	switch o.Installer {
-	case platform.Darwin.Installer:
-		return "brew install ruby && gem install debug"
-	case platform.Windows.Installer:
-		return "winget install RubyInstallerTeam.Ruby.3.3, then: gem install debug"
-	}
-	return "apt-get install -y ruby (or: gem install debug)"
+	return platform.InstallCommands{
+		Apt:    "apt-get install -y ruby (or: gem install debug)",
+		Brew:   "brew install ruby && gem install debug",
+		Winget: "winget install RubyInstallerTeam.Ruby.3.3, then: gem install debug",
+	}.For(o)
 }
 
 // Adapter is rdbg. The zero value is not usable; call New.
