@@ -121,6 +121,19 @@ func locals(snap map[string]any) map[string]string {
 	return out
 }
 
+// sessionProcesses are the processes below server but its watchdog,
+// which outlives it on purpose (to end what a killed server leaves).
+func sessionProcesses(server int) []int {
+	var out []int
+	for _, pid := range proc.Descendants(server) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if !strings.Contains(string(cmdline), proc.WatchdogName) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
 func repoFile(t *testing.T, rel string) string {
 	p, err := filepath.Abs(filepath.Join("..", "..", rel))
 	if err != nil {
@@ -198,7 +211,7 @@ func TestAgentDebugsPythonOverStdio(t *testing.T) {
 
 	serverPid := a.cmd.Process.Pid
 	a.ok("close_debug_session", map[string]any{"sessionId": id})
-	if kids := proc.Descendants(serverPid); len(kids) != 0 {
+	if kids := sessionProcesses(serverPid); len(kids) != 0 {
 		t.Errorf("processes left after close_debug_session: %v", kids)
 	}
 }
@@ -223,7 +236,7 @@ func TestServerExitLeavesNoProcess(t *testing.T) {
 	}
 	a.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
 
-	kids := proc.Descendants(a.cmd.Process.Pid)
+	kids := sessionProcesses(a.cmd.Process.Pid)
 	if len(kids) < 2 {
 		t.Fatalf("expected the adapter and the debuggee under the server, got %v", kids)
 	}
@@ -248,7 +261,7 @@ func TestServerKilledLeavesNoProcess(t *testing.T) {
 	id := a.ok("create_debug_session", map[string]any{"language": "python"})["sessionId"].(string)
 	a.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "waitForStop": false})
 	a.ok("pause_execution", map[string]any{"sessionId": id})
-	kids := proc.Descendants(a.cmd.Process.Pid)
+	kids := sessionProcesses(a.cmd.Process.Pid)
 	if len(kids) < 2 {
 		t.Fatalf("expected the adapter and the debuggee under the server, got %v", kids)
 	}

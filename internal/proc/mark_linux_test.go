@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -31,6 +32,18 @@ func startMarked(t *testing.T, mark string) (*exec.Cmd, <-chan struct{}) {
 	return cmd, reaped
 }
 
+// liveStrangerMark is a mark of another server that runs (init, pid 1):
+// no watchdog or sweep, of this test or of another test process, may
+// touch its processes.
+func liveStrangerMark(t *testing.T) string {
+	t.Helper()
+	start, err := startTime(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("1.%d/stranger", start)
+}
+
 func wantReaped(t *testing.T, what string, reaped <-chan struct{}) {
 	t.Helper()
 	select {
@@ -59,7 +72,7 @@ func TestKillMarkedEndsExactlyItsRun(t *testing.T) {
 // live.
 func TestWatchdogSweepsTheMarksOfADeadServer(t *testing.T) {
 	_, mineReaped := startMarked(t, RunMark("s2.1"))
-	stranger, _ := startMarked(t, "1.999999999999/s2.1")
+	stranger, _ := startMarked(t, liveStrangerMark(t))
 	var g groupWatchdog
 	if err := g.ensure(); err != nil {
 		t.Fatal(err)
@@ -76,9 +89,10 @@ func TestWatchdogSweepsTheMarksOfADeadServer(t *testing.T) {
 func TestSweepMarkedEndsTheRunsOfGoneServers(t *testing.T) {
 	_, goneReaped := startMarked(t, "1.999999999999/s3.1")
 	mine, _ := startMarked(t, RunMark("s3.1"))
+	stranger, _ := startMarked(t, liveStrangerMark(t))
 	SweepMarked()
 	wantReaped(t, "the process of a gone server", goneReaped)
-	if !Alive(mine.Process.Pid) {
-		t.Error("SweepMarked killed a process of the running server")
+	if !Alive(mine.Process.Pid) || !Alive(stranger.Process.Pid) {
+		t.Error("SweepMarked killed a process of a running server")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -145,6 +146,14 @@ func (p *Process) Exited() bool {
 // pid, which may belong to another process by then.
 func (p *Process) Kill() { host.kill(p) }
 
+// watchdogPid is the server's watchdog process (watchdog_unix.go), 0 while
+// there is none.
+var watchdogPid atomic.Int64
+
+// WatchdogName is the name the watchdog process runs under ($0 of its
+// shell), so that a look at the process table tells it from a leftover.
+const WatchdogName = "mcp-debugger-watchdog"
+
 // KillAll kills every process started by Start that is still alive, and
 // every process a run of this server marked (KillServerMarked). The server
 // calls it on exit.
@@ -168,10 +177,15 @@ func KillAll() {
 }
 
 // Descendants lists every live descendant of pid.
+// The server's own watchdog is left out: it is no process of a session's,
+// and outlives the server on purpose.
 func Descendants(pid int) []int {
 	children := map[int][]int{}
+	watchdog := int(watchdogPid.Load())
 	for child, parent := range parents() {
-		children[parent] = append(children[parent], child)
+		if child != watchdog {
+			children[parent] = append(children[parent], child)
+		}
 	}
 	// Seen ones are skipped: Windows's parent ids may be stale, and stale
 	// links could make a cycle.

@@ -103,13 +103,14 @@ func startWatchdog() (io.WriteCloser, error) {
 		return nil, fmt.Errorf("watchdog pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "watchdog", serverMark())
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript, WatchdogName, serverMark())
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("start the watchdog: %w", err)
 	}
+	watchdogPid.Store(int64(cmd.Process.Pid))
 	// Reaped when it ends; the server does not wait for it otherwise.
 	go func() { _ = cmd.Wait() }()
 	return w, nil
