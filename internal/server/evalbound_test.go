@@ -83,3 +83,37 @@ func TestRunawayJavaEvaluationSaysItCannotBeStopped(t *testing.T) {
 		t.Errorf("close_debug_session after the runaway evaluation took %v", took)
 	}
 }
+
+// A watch whose expression never finishes costs each stop its bounded
+// time, not the session: the watch shows an error, and steps, evaluations
+// and continues go on.
+func TestRunawayWatchLeavesSessionUsable(t *testing.T) {
+	for _, tc := range []struct {
+		lang, source string
+		line         int
+		expr         string
+	}{
+		{lang: "python", source: "loop.py", line: 6, expr: "any(False for _ in iter(int, 1))"},
+		{lang: "javascript", source: "loop.js", line: 10, expr: "(()=>{while(true){}})()"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			h := newHarness(t)
+			id := h.sessionFor(tc.lang)
+			prog := filepath.Join(repoRoot(t), "testdata", map[string]string{"python": "python", "javascript": "node"}[tc.lang], tc.source)
+			h.stopAt(id, prog, tc.line, prog)
+			began := time.Now()
+			w := h.ok("add_watch", map[string]any{"sessionId": id, "expression": tc.expr}).obj("watch")
+			t.Logf("add_watch after %v: %v", time.Since(began), w)
+			if w.str("error") == "" {
+				t.Errorf("a watch that never finishes should show an error: %v", w)
+			}
+			next := h.ok("continue_execution", map[string]any{"sessionId": id})
+			wantStop(t, next, "breakpoint", tc.line)
+			if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "1+1"}); ev.str("result") != "2" {
+				t.Errorf("evaluate 1+1 after the runaway watch = %v", ev)
+			}
+			h.ok("remove_watch", map[string]any{"sessionId": id, "expression": tc.expr})
+			wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", tc.line)
+		})
+	}
+}

@@ -415,16 +415,31 @@ type evaluation struct {
 	err  error
 }
 
+// ownEvaluationLimit bounds each evaluation the session makes on its own
+// at a stop (a watch, a tracepoint's value): an expression that loops must
+// cost that stop this much, not the session.
+const ownEvaluationLimit = 5 * time.Second
+
 // evaluateIn evaluates an expression in a frame for the session's own use
 // (watches, tracepoints, break_on_change), in the context that gives a
-// plain value for this adapter ("watch" unless its quirks name another).
+// plain value for this adapter ("watch" unless its quirks name another),
+// bounded by ownEvaluationLimit where the adapter can stop an evaluation.
 func (r *run) evaluateIn(ctx context.Context, frameID int, expression string) evaluation {
 	exprContext := r.conn.Quirks.EvaluateContext
 	if exprContext == "" {
 		exprContext = "watch"
 	}
+	args := map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}
+	limit := min(evaluationLimit(ctx), ownEvaluationLimit)
+	if hook := r.conn.Quirks.LimitEvaluation; hook != nil {
+		if extra, err := hook(ctx, r.call, frameID, limit); err == nil {
+			maps.Copy(args, extra)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit+evaluationGrace)
+	defer cancel()
 	var e evaluation
-	e.err = r.call(ctx, "evaluate", map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}, &e.body)
+	e.err = r.call(ctx, "evaluate", args, &e.body)
 	if e.err == nil {
 		e.body.Result, _ = inlineValue(ctx, r, e.body.Result, e.body.VariablesReference)
 	}
