@@ -2,6 +2,7 @@ package server
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +25,26 @@ func TestGoExecCommandChildRuns(t *testing.T) {
 	}
 	end := h.ok("continue_execution", map[string]any{"sessionId": id})
 	if end.str("state") != "stopped" || end["exitCode"] != float64(0) || !strings.Contains(end.outputText("output"), "child answered child says 42") {
+		t.Fatalf("the program should run to the end: %v", end)
+	}
+	h.wantCloseKillsAll(id, before, 0)
+}
+
+// TestJavaProcessBuilderChildRuns: a JVM program's ProcessBuilder child
+// runs while the JVM is debugged, so the program reaches its breakpoint
+// after the child's answer (Spawner.java's line 11), ends with code 0,
+// and close leaves no process.
+func TestJavaProcessBuilderChildRuns(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	before := proc.Descendants(os.Getpid())
+	prog := filepath.Join(repoRoot(t), "testdata", "java", "Spawner.java")
+	h.stopAt(id, prog, 11, prog)
+	if got := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "got"}); got.str("result") != `"child says 42"` {
+		t.Errorf("what the child answered: %v", got)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end["exitCode"] != float64(0) || !strings.Contains(end.outputText("output"), "child answered child says 42 with 0") {
 		t.Fatalf("the program should run to the end: %v", end)
 	}
 	h.wantCloseKillsAll(id, before, 0)
