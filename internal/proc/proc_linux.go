@@ -38,6 +38,13 @@ func (hostPlatform) adopt(*Process) error { return watchdog.ensure() }
 // cleaning up.
 var watchdog groupWatchdog
 
+// ensure starts the watchdog, for its sweep of marked processes alone.
+func (g *groupWatchdog) ensure() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.startLocked()
+}
+
 func (hostPlatform) reaped(*Process) {}
 
 // kill ends p and everything it started, and returns once all of it has

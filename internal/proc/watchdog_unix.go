@@ -64,13 +64,6 @@ func (g *groupWatchdog) startLocked() error {
 	return g.err
 }
 
-// ensure starts the watchdog, for its sweep of marked processes alone.
-func (g *groupWatchdog) ensure() error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.startLocked()
-}
-
 // add tells the watchdog of process group pgid.
 func (g *groupWatchdog) add(pgid int) error {
 	g.mu.Lock()
