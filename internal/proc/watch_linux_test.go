@@ -81,18 +81,3 @@ func TestWatchSeesSignalOfUnreapedZombie(t *testing.T) {
 		t.Fatalf("want killed by SIGKILL, got %+v", e)
 	}
 }
-
-func TestWatchStopEndsWithoutAnEnd(t *testing.T) {
-	pid := grandchild(t, "exec sleep 30")
-	w, err := Watch(pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Stop()
-	w.Stop()
-	select {
-	case <-w.Done():
-		t.Fatal("a stopped watch of a live process says it ended")
-	default:
-	}
-}
