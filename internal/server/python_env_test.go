@@ -80,7 +80,7 @@ func TestPythonRunsTheProjectVenv(t *testing.T) {
 	if end.str("state") != "stopped" || end.num("exitCode") != 0 || !strings.Contains(out, "interpreter "+venvPython+"\n") || !strings.Contains(out, "hello, venv") {
 		t.Fatalf("the program ran under %s, importing greeting: state=%s exitCode=%v output=%q", venvPython, end.str("state"), end["exitCode"], out)
 	}
-	if rt := end.obj("data").str("runtime"); !strings.HasPrefix(rt, "python: "+venvPython+" (project venv; Python 3.") {
+	if rt := end.obj("data").str("runtime"); !strings.HasPrefix(rt, "python: "+venvPython+" (project venv, Python 3.") {
 		t.Errorf("data.runtime names the venv's interpreter and why: %q", rt)
 	}
 }
@@ -99,7 +99,7 @@ func TestPythonVirtualEnvBeforeTheProjectVenv(t *testing.T) {
 
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": app})
 	wantStop(t, snap, "breakpoint", 5)
-	if rt := snap.obj("data").str("runtime"); !strings.HasPrefix(rt, "python: "+activePython+" (VIRTUAL_ENV; ") {
+	if rt := snap.obj("data").str("runtime"); !strings.HasPrefix(rt, "python: "+activePython+" (VIRTUAL_ENV, ") {
 		t.Errorf("data.runtime names the activated venv: %q", rt)
 	}
 	ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "sys.executable"})
@@ -125,7 +125,7 @@ func TestPythonDebugTestRunsTheProjectVenvPytest(t *testing.T) {
 		t.Errorf("the test's locals: %v", l)
 	}
 	venvPython := filepath.Join(project, ".venv", "bin", "python")
-	if rt := test.str("runtime"); !strings.HasPrefix(rt, "python: "+venvPython+" (project venv; ") {
+	if rt := test.str("runtime"); !strings.HasPrefix(rt, "python: "+venvPython+" (project venv, ") {
 		t.Errorf("test.runtime names the venv's interpreter: %q", rt)
 	}
 }

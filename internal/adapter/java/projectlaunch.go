@@ -167,9 +167,11 @@ func runtimeLine(java, javaOrigin, version string, lc *launchConfig, p *project,
 	case lc.MainClass != "" && show != "":
 		head += ", classpath " + show
 	case strings.HasSuffix(lc.Program, ".jar"):
-		return head + ", -jar " + lc.Program
+		// The program is the agent's own scriptPath: naming it again
+		// says nothing.
+		return head + ", -jar"
 	case strings.HasSuffix(lc.Program, ".java"):
-		return head + ", single-file source launch of " + lc.Program
+		return head + ", single-file source launch"
 	case show != "":
 		head += ", classpath " + show
 	}

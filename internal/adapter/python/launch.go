@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
@@ -130,7 +129,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		}
 	}
 
-	runtime := runtimeLine(prog, host, cwd)
+	runtime := runtimeLine(prog, cwd)
 	if userPython {
 		runtime = fmt.Sprintf("python: %v (dapLaunchArgs python)", args["python"])
 	}
@@ -161,21 +160,15 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}, p, nil
 }
 
-// runtimeLine says which interpreter runs the program, why, and where
-// debugpy comes from when it is not the program's own.
-func runtimeLine(prog *chosen, host *interpreter, cwd string) string {
+// runtimeLine says which interpreter runs the program and why: one line,
+// as every adapter's ("python: .venv/bin/python (project venv, Python 3.12.1)").
+func runtimeLine(prog *chosen, cwd string) string {
 	name := shortPath(prog.Path, cwd)
 	if prog.Executable != prog.Path && isScript(prog.Path) {
-		name += " → " + prog.Executable // a pyenv shim's choice
+		// A pyenv shim: the interpreter it chose is the one that runs.
+		name = prog.Executable
 	}
-	line := fmt.Sprintf("python: %s (%s; Python %s", name, prog.origin, prog.Version)
-	// A distribution's build suffix ("1.6.3+git20221103.a2a3328") says
-	// nothing an agent acts on.
-	debugpy, _, _ := strings.Cut(host.Debugpy, "+")
-	if host != prog.interpreter {
-		return line + fmt.Sprintf("; debugpy %s borrowed from %s)", debugpy, host.Path)
-	}
-	return line + "; debugpy " + debugpy + ")"
+	return fmt.Sprintf("python: %s (%s, Python %s)", name, prog.origin, prog.Version)
 }
 
 // shortPath is path relative to dir when it lies below dir.
