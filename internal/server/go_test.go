@@ -299,6 +299,11 @@ func TestGoDryRun(t *testing.T) {
 	if req.str("mode") != "debug" || req.str("outputMode") != "remote" || !strings.HasPrefix(req.str("output"), os.TempDir()) {
 		t.Errorf("dry run: %v", dry)
 	}
+	// The reference's contract: a dry run leaves the session stopped and
+	// says it was one.
+	if dry.str("state") != "stopped" || dry.obj("data")["dryRun"] != true {
+		t.Errorf("a dry run answers state stopped and data.dryRun: %v", dry)
+	}
 }
 
 func TestGoPauseAndGoroutines(t *testing.T) {

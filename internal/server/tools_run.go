@@ -35,6 +35,8 @@ type runData struct {
 	AttachConfig          map[string]any    `json:"attachConfig,omitempty"`
 	LaunchRequest         map[string]any    `json:"launchRequest,omitempty"`
 	AdapterCommand        []string          `json:"adapterCommand,omitempty"`
+	// DryRun: nothing was started (dryRunSpawn).
+	DryRun bool `json:"dryRun,omitempty"`
 	// Runtime names the interpreter or runtime that runs the program and
 	// why it was chosen.
 	Runtime string `json:"runtime,omitempty"`
@@ -187,7 +189,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 			Success:  true,
 			Message:  "Dry run: nothing was started. data shows the adapter command and the launch request.",
 			Snapshot: session.Snapshot{State: sess.State()},
-			Data:     &runData{AdapterCommand: plan.Command, LaunchRequest: plan.Arguments, Runtime: plan.Runtime},
+			Data:     &runData{DryRun: true, AdapterCommand: plan.Command, LaunchRequest: plan.Arguments, Runtime: plan.Runtime},
 		}, nil
 	}
 	started, err := sess.Start(ctx, spec, waitOpts(a.WaitForStop, a.Timeout))

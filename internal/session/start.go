@@ -175,6 +175,13 @@ func (s *Session) PlanLaunch(ctx context.Context, spec LaunchSpec) (*adapter.Con
 		}
 		return nil, errorf("start without dryRunSpawn", "the %s adapter cannot do dry runs", s.Language.ID)
 	}
+	// As the reference server does: a session that only planned a launch
+	// is stopped, and start_debugging may run it for real.
+	s.mu.Lock()
+	if s.state == StateCreated {
+		s.setStateLocked(StateStopped, "dry run: nothing was started")
+	}
+	s.mu.Unlock()
 	return conn, nil
 }
 
