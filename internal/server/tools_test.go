@@ -454,7 +454,8 @@ func TestDryRunSpawnStartsNothing(t *testing.T) {
 	prog := mockProgram(t, "basic.mock")
 	out := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "args": []string{"a"}, "dryRunSpawn": true})
 	req := out.obj("data").obj("launchRequest")
-	if req.str("program") != prog || out.str("state") != "created" {
+	// Stopped, as the reference answers a dry run: nothing runs.
+	if req.str("program") != prog || out.str("state") != "stopped" || out.obj("data")["dryRun"] != true {
 		t.Fatalf("dry run: %v", out)
 	}
 	// Nothing started: a real start still works.
