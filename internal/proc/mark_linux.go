@@ -8,9 +8,10 @@ import (
 	"syscall"
 )
 
-// killMarked kills, through a pidfd (so that a pid reused meanwhile is
-// never hit), every process whose MarkVar value matches; zombies and
+// killMarked kills every process whose MarkVar value matches; zombies and
 // processes whose environment cannot be read (another user's) are skipped.
+// Only a match is pinned with a pidfd, and its mark read again through
+// that pin, so that a pid reused meanwhile is never hit.
 func killMarked(match func(value string) bool) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -23,12 +24,13 @@ func killMarked(match func(value string) bool) []int {
 		if err != nil || pid == self {
 			continue
 		}
+		if value, ok := markOf(pid); !ok || !match(value) {
+			continue
+		}
 		fd, err := pidfdOpen(pid)
 		if err != nil {
 			continue
 		}
-		// Read after the pidfd is open: the pid cannot name another
-		// process between this read and the signal.
 		if value, ok := markOf(pid); ok && match(value) && pidfdSignal(fd, syscall.SIGKILL) == nil {
 			killed = append(killed, pid)
 		}

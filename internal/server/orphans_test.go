@@ -47,17 +47,10 @@ func withCmdline(words ...string) []int {
 // ended within goneWithin.
 func wantGone(t *testing.T, what string, words ...string) {
 	t.Helper()
-	deadline := time.Now().Add(goneWithin)
-	for {
-		left := withCmdline(words...)
-		if len(left) == 0 {
-			return
+	for _, pid := range withCmdline(words...) {
+		if !proc.WaitGone(pid, goneWithin) {
+			t.Errorf("%s: %q still runs (pid %d)", what, strings.Join(words, " "), pid)
 		}
-		if time.Now().After(deadline) {
-			t.Errorf("%s: %q still runs (pids %v)", what, strings.Join(words, " "), left)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
