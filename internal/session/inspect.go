@@ -332,16 +332,8 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 		args["frameId"] = st.frames[st.top].Id
 	}
 	limit := evaluationLimit(ctx)
-	if hook := r.conn.Quirks.LimitEvaluation; hook != nil {
-		frame, _ := args["frameId"].(int)
-		// Without the bound the expression is still worth evaluating;
-		// should it run away, the answer says it could not be stopped.
-		if extra, err := hook(ctx, r.call, frame, limit); err != nil {
-			s.log.Warn("cannot bound an evaluation's time", "err", err)
-		} else {
-			maps.Copy(args, extra)
-		}
-	}
+	frame, _ := args["frameId"].(int)
+	r.boundEvaluation(ctx, args, frame, limit)
 	// The answer is awaited past the agent's deadline: the adapter stops a
 	// runaway evaluation at limit and needs a moment to answer.
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit+evaluationGrace)
@@ -353,6 +345,23 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 	}
 	value, truncated, masked := shapeValue("", body.Result, body.VariablesReference, MaxValueLen)
 	return &EvalResult{Result: value, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: truncated, Masked: masked}, nil
+}
+
+// boundEvaluation adds to an evaluate request's args what makes the
+// adapter stop the evaluation at limit (Quirks.LimitEvaluation). Without
+// the bound the expression is still worth evaluating; should it run away,
+// the answer says it could not be stopped.
+func (r *run) boundEvaluation(ctx context.Context, args map[string]any, frameID int, limit time.Duration) {
+	hook := r.conn.Quirks.LimitEvaluation
+	if hook == nil {
+		return
+	}
+	extra, err := hook(ctx, r.call, frameID, limit)
+	if err != nil {
+		r.s.log.Warn("cannot bound an evaluation's time", "err", err)
+		return
+	}
+	maps.Copy(args, extra)
 }
 
 // evaluationLimit is the time an evaluation may take: until ctx's deadline,
@@ -431,11 +440,7 @@ func (r *run) evaluateIn(ctx context.Context, frameID int, expression string) ev
 	}
 	args := map[string]any{"expression": expression, "context": exprContext, "frameId": frameID}
 	limit := min(evaluationLimit(ctx), ownEvaluationLimit)
-	if hook := r.conn.Quirks.LimitEvaluation; hook != nil {
-		if extra, err := hook(ctx, r.call, frameID, limit); err == nil {
-			maps.Copy(args, extra)
-		}
-	}
+	r.boundEvaluation(ctx, args, frameID, limit)
 	ctx, cancel := context.WithTimeout(ctx, limit+evaluationGrace)
 	defer cancel()
 	var e evaluation
