@@ -163,6 +163,10 @@ type TestPlan struct {
 	// why (LaunchConfig.ExecutableReason).
 	ExecutablePath   string
 	ExecutableReason string
+	// Runtime, when set, is the test answer's runtime line, for a plan
+	// that knows it better than the launch does (which package's tests
+	// cargo built: a test binary's path cannot say).
+	Runtime string
 	// BreakOnExceptions is the engine's mode for the run.
 	BreakOnExceptions string
 	// FunctionBreakpoints catch failures that are not exceptions (Go's

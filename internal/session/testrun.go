@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,7 +65,7 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		return nil, err
 	}
 	snap := started.Snapshot
-	res := &TestResult{Snapshot: snap, Runner: plan.Runner, Runtime: started.Runtime}
+	res := &TestResult{Snapshot: snap, Runner: plan.Runner, Runtime: cmp.Or(plan.Runtime, started.Runtime)}
 	switch snap.State {
 	case StateStopped:
 		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0

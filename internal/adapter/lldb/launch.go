@@ -33,9 +33,6 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
-	if r, ok := cfg.Extra[runtimeKey].(string); ok {
-		runtime = r
-	}
 	var initCommands []string
 	isRust := a.lang.ID == langRust || t.kind == kindCargo
 	if isRust {
@@ -54,11 +51,6 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	conn.Runtime = runtime
 	return conn, nil
 }
-
-// runtimeKey is a launch argument of our own, set by TestPlan: the runtime
-// line of the test binary cargo built (its path alone cannot say which
-// package). It is not sent to lldb-dap.
-const runtimeKey = "mcpDebuggerRuntime"
 
 // program returns the binary to debug, building it first when t is
 // source, and the runtime line that says so. A dry run only names the
@@ -157,7 +149,6 @@ func launchArguments(cfg adapter.LaunchConfig, program string, initCommands []st
 		args["initCommands"] = initCommands
 	}
 	maps.Copy(args, cfg.Extra)
-	delete(args, runtimeKey)
 	if panics {
 		withPanicBreakpoint(args)
 	}

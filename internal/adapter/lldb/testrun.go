@@ -54,10 +54,6 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	if err != nil {
 		return nil, err
 	}
-	runtime, err := cargoTestRuntime(ctx, t.path)
-	if err != nil {
-		return nil, err
-	}
 	args := []string{"--nocapture", "--test-threads=1"}
 	if req.Name != "" {
 		args = append([]string{req.Name}, args...)
@@ -68,7 +64,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		Args:              args,
 		Cwd:               t.path,
 		Env:               map[string]string{"RUST_BACKTRACE": "0"},
-		Extra:             map[string]any{runtimeKey: runtime},
+		Runtime:           cargoTestRuntime(ctx, t.path),
 		BreakOnExceptions: "uncaught",
 		TestFrame:         func(_, path string) bool { return path != t.path && a.finder.machine.OS.Within(t.path, path) },
 		FailureOutput:     testPanicLine,
@@ -76,17 +72,18 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 }
 
 // cargoTestRuntime names the package whose tests cargo built, and its
-// workspace: "rust: cargo test, package app, workspace /p".
-func cargoTestRuntime(ctx context.Context, dir string) (string, error) {
+// workspace: "rust: cargo test, package app, workspace /p"; the directory
+// alone when cargo cannot say (the tests run all the same).
+func cargoTestRuntime(ctx context.Context, dir string) string {
 	meta, err := readCargoMetadata(ctx, dir)
 	if err != nil {
-		return "", err
+		return "rust: cargo test in " + dir
 	}
 	pkg, err := packageAt(meta, dir)
 	if err != nil {
-		return "", err
+		return "rust: cargo test in " + dir
 	}
-	return fmt.Sprintf("rust: cargo test, package %s, workspace %s", pkg.Name, meta.WorkspaceRoot), nil
+	return fmt.Sprintf("rust: cargo test, package %s, workspace %s", pkg.Name, meta.WorkspaceRoot)
 }
 
 // pickTestBinary chooses among the test binaries cargo built: the one built
