@@ -211,10 +211,11 @@ type Connection struct {
 	// Reverse answers reverse requests other than runInTerminal (which the
 	// session serves), such as startDebugging; nil refuses them.
 	Reverse dap.ReverseHandler
-	// Event, when set, receives the events the session itself has no use
-	// for (debugpy's debugpyAttach), each on a goroutine of its own; ctx
-	// is bounded and ends with the connection.
-	Event func(ctx context.Context, ev dap.Event)
+	// Event, when set, receives the events named in Events that the
+	// session itself has no use for (debugpy's debugpyAttach), each on a
+	// goroutine of its own; ctx is bounded and ends with the connection.
+	Event  func(ctx context.Context, ev dap.Event)
+	Events []string
 	// Command is the adapter's command line, for logs and dry runs.
 	Command []string
 	// Runtime says, in one line, which interpreter, runtime or class path

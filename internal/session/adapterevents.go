@@ -2,16 +2,17 @@ package session
 
 import (
 	"context"
+	"slices"
 
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
 // passEvent hands an event the session has no use for to the adapter
-// package, when it asked for them. It runs on a goroutine of its own, so
+// package, when it asked for that one (Connection.Events). It runs on a goroutine of its own, so
 // that a handler talking to the adapter never holds up the event loop,
 // and its context ends with the run.
 func (r *run) passEvent(ev dapc.Event) {
-	if r.conn.Event == nil {
+	if r.conn.Event == nil || !slices.Contains(r.conn.Events, ev.Name) {
 		return
 	}
 	go func() {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
 // tsRunner is how a .ts program runs: the node options that make it run,
@@ -110,7 +111,7 @@ func tsxEntry(dir string) string {
 	if _, err := os.Stat(path); err != nil {
 		return "tsx"
 	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	return fileURL(platform.Current(), path)
 }
 
 func isPackage(dir string) bool {

@@ -13,6 +13,9 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
+// debugpyAttachEvent announces a child process debugpy holds.
+const debugpyAttachEvent = "debugpyAttach"
+
 // childReleaser answers debugpy's debugpyAttach events. With subProcess
 // on, debugpy holds every child process the program starts (subprocess,
 // fork, multiprocessing) until a client attaches to it over a second
@@ -22,9 +25,6 @@ import (
 // attach and at once detach, so that the child runs on, undebugged.
 func childReleaser(log *slog.Logger) func(context.Context, dap.Event) {
 	return func(ctx context.Context, ev dap.Event) {
-		if ev.Name != "debugpyAttach" {
-			return
-		}
 		var config map[string]any
 		if err := json.Unmarshal(ev.Body, &config); err != nil {
 			log.Warn("undecodable debugpyAttach event", "err", err)

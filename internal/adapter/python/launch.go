@@ -154,6 +154,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		AdapterID: adapterID,
 		Quirks:    quirks(),
 		Event:     childReleaser(log),
+		Events:    []string{debugpyAttachEvent},
 		Command:   cmd.Args,
 		Runtime:   runtime,
 		Cleanup:   cleanup,
