@@ -158,7 +158,10 @@ const WatchdogName = "mcp-debugger-watchdog"
 // every process a run of this server marked (KillServerMarked). The server
 // calls it on exit.
 func KillAll() {
-	defer KillServerMarked()
+	defer func() {
+		KillServerMarked()
+		dismissWatchdog()
+	}()
 	liveMu.Lock()
 	procs := make([]*Process, 0, len(live))
 	for p := range live {

@@ -11,8 +11,9 @@ import (
 	"syscall"
 )
 
-// watchdogScript kills, once its standard input ends, the process groups
-// it was told of ("+ PGID") and not told to forget ("- PGID"), and, where
+// watchdogScript exits when told "x" (the server cleaned up itself), and
+// otherwise kills, once its standard input ends, the process groups it was
+// told of ("+ PGID") and not told to forget ("- PGID"), and, where
 // /proc shows processes' environments (Linux), every process marked by a
 // run of the server (MarkVar=SERVER/…, SERVER its first argument). Its input
 // is a pipe only the server writes to, so it ends when the server does,
@@ -23,6 +24,7 @@ const watchdogScript = `trap '' HUP INT TERM
 groups=
 while read -r op group; do
 	case $op in
+	x) exit 0 ;;
 	+) groups="$groups $group" ;;
 	-)
 		kept=
@@ -76,6 +78,19 @@ func (g *groupWatchdog) add(pgid int) error {
 	}
 	return nil
 }
+
+// dismiss tells the watchdog that the server has cleaned up itself, so
+// that it exits without killing or sweeping anything.
+func (g *groupWatchdog) dismiss() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.in != nil {
+		_, _ = fmt.Fprintln(g.in, "x")
+	}
+}
+
+// dismissWatchdog dismisses the server's watchdog, if it has one.
+func dismissWatchdog() { watchdog.dismiss() }
 
 // forget tells the watchdog that group pgid is gone, so that it never
 // signals whatever process group gets the number next.

@@ -59,3 +59,23 @@ func TestWatchdogKillsTheGroupsOfADeadServer(t *testing.T) {
 		t.Errorf("the watchdog killed group %d, which it had been told to forget", forgotten.Process.Pid)
 	}
 }
+
+// TestDismissedWatchdogKillsNothing: a server that cleaned up itself
+// dismisses its watchdog, which then leaves every group alone.
+func TestDismissedWatchdogKillsNothing(t *testing.T) {
+	group, _ := startGroup(t)
+	var g groupWatchdog
+	if err := g.add(group.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	g.dismiss()
+	g.in.Close()
+	// The watchdog exits on "x" before its input ends; once it has, the
+	// group is still there.
+	if !WaitGone(int(watchdogPid.Load()), 30*time.Second) {
+		t.Fatal("the dismissed watchdog did not exit")
+	}
+	if !Alive(group.Process.Pid) {
+		t.Error("a dismissed watchdog killed a group")
+	}
+}
