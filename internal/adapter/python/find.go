@@ -194,11 +194,10 @@ type chosen struct {
 }
 
 // program returns the interpreter that runs the user's program: the first
-// preferred candidate, whether or not it has debugpy. A named interpreter
-// (executablePath, PYTHON_PATH) that does not exist is an error rather
-// than silently replaced.
-func (f *finder) program(ctx context.Context, s search) (*chosen, error) {
-	cands := f.preferred(ctx, s)
+// of cands (preferred's list), whether or not it has debugpy. A named
+// interpreter (executablePath, PYTHON_PATH) that does not exist is an
+// error rather than silently replaced.
+func (f *finder) program(ctx context.Context, s search, cands []candidate) (*chosen, error) {
 	if len(cands) == 0 {
 		return nil, nil
 	}
@@ -216,7 +215,13 @@ func (f *finder) program(ctx context.Context, s search) (*chosen, error) {
 // findDebugpy returns the first interpreter, in the order of preferred and
 // then machine-wide, that can import debugpy, and every one it looked at.
 func (f *finder) findDebugpy(ctx context.Context, s search) (*interpreter, []tried) {
-	all := f.probeAll(ctx, f.preferred(ctx, s), s)
+	return f.findDebugpyAmong(ctx, s, f.preferred(ctx, s))
+}
+
+// findDebugpyAmong is findDebugpy for preferred's list already made (its
+// discovery may ask Poetry or Pipenv, which takes a while).
+func (f *finder) findDebugpyAmong(ctx context.Context, s search, cands []candidate) (*interpreter, []tried) {
+	all := f.probeAll(ctx, cands, s)
 	for _, t := range all {
 		if t.info.hasDebugpy() {
 			return t.info, all

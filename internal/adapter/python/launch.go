@@ -35,7 +35,8 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 	s := search{explicit: cfg.ExecutablePath, script: cfg.Program, dir: cwd, env: cfg.Env}
 
-	prog, err := a.finder.program(ctx, s)
+	cands := a.finder.preferred(ctx, s)
+	prog, err := a.finder.program(ctx, s, cands)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,7 +53,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	host := prog.interpreter
 	if !prog.hasDebugpy() {
 		var all []tried
-		host, all = a.finder.findDebugpy(ctx, s)
+		host, all = a.finder.findDebugpyAmong(ctx, s, cands)
 		if host == nil {
 			return nil, nil, unavailableError(all)
 		}
