@@ -13,6 +13,13 @@ TARGETS=${TARGETS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/am
 VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 host=$($GO env GOOS)/$($GO env GOARCH)
 
+case " $TARGETS " in
+*" windows/"*)
+	# Windows archives are zips: say so before building anything.
+	command -v zip >/dev/null || { echo "release: zip is needed for the Windows archives (apt-get install -y zip)" >&2; exit 1; }
+	;;
+esac
+
 rm -rf dist
 mkdir -p dist/stage
 
@@ -63,9 +70,11 @@ done
 rm -rf dist/stage
 
 cd dist
+# Only the archives made: a list of targets without Windows has no zip.
+archives=$(ls -- *.tar.gz *.zip 2>/dev/null)
 if command -v sha256sum >/dev/null; then
-	sha256sum -- *.tar.gz *.zip >SHA256SUMS
+	sha256sum -- $archives >SHA256SUMS
 else
-	shasum -a 256 -- *.tar.gz *.zip >SHA256SUMS
+	shasum -a 256 -- $archives >SHA256SUMS
 fi
 cat SHA256SUMS

@@ -155,6 +155,14 @@ type soak struct {
 	servers []int
 }
 
+// addServer records a server the soak started, whose temporary
+// directories must be gone at the end.
+func (s *soak) addServer(pid int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.servers = append(s.servers, pid)
+}
+
 func (s *soak) serverPids() []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -182,9 +190,7 @@ func (s *soak) startServer(tag string) *soakServer {
 	if err != nil {
 		s.t.Fatalf("starting server %s: %v", tag, err)
 	}
-	s.mu.Lock()
-	s.servers = append(s.servers, cmd.Process.Pid)
-	s.mu.Unlock()
+	s.addServer(cmd.Process.Pid)
 	return &soakServer{cmd: cmd, cs: cs, stderr: stderr, pid: cmd.Process.Pid, tag: tag}
 }
 
@@ -412,9 +418,7 @@ func (s *soak) garbage(rng *rand.Rand, n int) {
 		fail("start: %v", err)
 		return
 	}
-	s.mu.Lock()
-	s.servers = append(s.servers, cmd.Process.Pid)
-	s.mu.Unlock()
+	s.addServer(cmd.Process.Pid)
 	// answered closes when the answer to the real request arrives; the
 	// reader ends when the server's stdout closes.
 	answered := make(chan struct{})
@@ -463,18 +467,18 @@ func (s *soak) garbage(rng *rand.Rand, n int) {
 		<-exited
 		fail("the server did not exit after its stdin closed")
 	}
-	if strings.Contains(stderr.String(), "DATA RACE") || strings.Contains(stderr.String(), "panic:") {
-		fail("server log: %s", tail(stderr.String()))
-	}
+	s.checkLog(fmt.Sprintf("garbage-%d", n), stderr.String())
 	s.stats.add("garbage rounds", 1)
 }
 
 // checkServerLog fails the soak on a data race or a panic in the server.
-func (s *soak) checkServerLog(v *soakServer) {
-	log := v.stderr.String()
+func (s *soak) checkServerLog(v *soakServer) { s.checkLog(v.tag, v.stderr.String()) }
+
+// checkLog fails the soak on a data race or a panic in server tag's log.
+func (s *soak) checkLog(tag, log string) {
 	for _, bad := range []string{"WARNING: DATA RACE", "panic:"} {
 		if i := strings.Index(log, bad); i >= 0 {
-			s.stats.fail(fmt.Sprintf("server %s logged %q:\n%s", v.tag, bad, log[i:min(len(log), i+4000)]))
+			s.stats.fail(fmt.Sprintf("server %s logged %q:\n%s", tag, bad, log[i:min(len(log), i+4000)]))
 		}
 	}
 }

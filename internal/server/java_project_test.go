@@ -120,17 +120,24 @@ func TestJavaMavenSourceWithoutBuildOutputIsCompiled(t *testing.T) {
 	}
 }
 
-// debug_test on a JUnit 5 test class stops at the failing assertion, in
-// the test's own frame, with the test's name and the assertion's message.
-func TestJavaDebugTestStopsAtTheFailingJUnitAssertion(t *testing.T) {
-	root := mavenProject(t, true)
-	testenv.RequireAdapter(t, "java")
+// requireJUnit skips the test without Debian's JUnit console launcher,
+// and fails it under CI, whose install script provides it.
+func requireJUnit(t *testing.T) {
+	t.Helper()
 	if _, err := os.Stat(junitConsoleJar); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("apt-get install -y junit5")
 		}
 		t.Skip("no JUnit console launcher: apt-get install -y junit5")
 	}
+}
+
+// debug_test on a JUnit 5 test class stops at the failing assertion, in
+// the test's own frame, with the test's name and the assertion's message.
+func TestJavaDebugTestStopsAtTheFailingJUnitAssertion(t *testing.T) {
+	root := mavenProject(t, true)
+	testenv.RequireAdapter(t, "java")
+	requireJUnit(t)
 	h := newHarness(t)
 	file := filepath.Join(root, "src/test/java/com/example/shop/CheckoutTest.java")
 	res := h.ok("debug_test", map[string]any{"language": "java", "path": file})
@@ -213,12 +220,7 @@ func TestJavaProjectLayoutsFindTheirClassPath(t *testing.T) {
 func TestJavaDebugTestStopsAtAFailingJUnit4Assertion(t *testing.T) {
 	root := mavenProject(t, true)
 	testenv.RequireAdapter(t, "java")
-	if _, err := os.Stat(junitConsoleJar); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("apt-get install -y junit5")
-		}
-		t.Skip("no JUnit console launcher: apt-get install -y junit5")
-	}
+	requireJUnit(t)
 	h := newHarness(t)
 	file := filepath.Join(root, "src/test/java/com/example/shop/LegacyCheckoutTest.java")
 	res := h.ok("debug_test", map[string]any{"language": "java", "path": file})
@@ -237,12 +239,7 @@ func TestJavaDebugTestStopsAtAFailingJUnit4Assertion(t *testing.T) {
 func TestJavaDebugTestOfAMissingTestSaysWhy(t *testing.T) {
 	root := mavenProject(t, true)
 	testenv.RequireAdapter(t, "java")
-	if _, err := os.Stat(junitConsoleJar); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("apt-get install -y junit5")
-		}
-		t.Skip("no JUnit console launcher: apt-get install -y junit5")
-	}
+	requireJUnit(t)
 	h := newHarness(t)
 	file := filepath.Join(root, "src/test/java/com/example/shop/CheckoutTest.java")
 	res := h.ok("debug_test", map[string]any{"language": "java", "path": file, "name": "taxesNothing"})

@@ -69,7 +69,7 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	}
 	return adapter.Availability{
 		Installed: true,
-		Version:   javaVersion(ctx, java.path),
+		Version:   a.version(ctx, java.path),
 		Path:      java.path,
 		Launch:    adapter.ModeStatus{Supported: true, Available: true},
 		Attach:    attach,

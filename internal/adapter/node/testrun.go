@@ -47,7 +47,7 @@ func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter
 	if !st.IsDir() {
 		dir = filepath.Dir(file)
 	}
-	script, _, runsNodeTest := projectTestScript(dir)
+	script, runsNodeTest := projectTestScript(dir)
 	if st.IsDir() {
 		if file, err = onlyTestFile(script, runsNodeTest, dir); err != nil {
 			return nil, err

@@ -34,8 +34,9 @@ type testScript struct {
 }
 
 // projectTestScript finds the nearest package.json at or above dir that
-// has a test script; runsNodeTest says that script runs node:test.
-func projectTestScript(dir string) (script testScript, found, runsNodeTest bool) {
+// has a test script; runsNodeTest says that script runs node:test (false
+// when there is none).
+func projectTestScript(dir string) (script testScript, runsNodeTest bool) {
 	for {
 		var pkg struct {
 			Scripts map[string]string `json:"scripts"`
@@ -44,11 +45,11 @@ func projectTestScript(dir string) (script testScript, found, runsNodeTest bool)
 		if err == nil && json.Unmarshal(data, &pkg) == nil && pkg.Scripts["test"] != "" {
 			script, runsNodeTest = parseTestScript(pkg.Scripts["test"])
 			script.dir = dir
-			return script, true, runsNodeTest
+			return script, runsNodeTest
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return testScript{}, false, false
+			return testScript{}, false
 		}
 		dir = parent
 	}

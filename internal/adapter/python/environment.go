@@ -259,7 +259,7 @@ func (h host) condaEnvNamed(name string) string {
 		}
 		roots = append(roots, prefix)
 	}
-	for _, d := range []string{"miniforge3", "mambaforge", "miniconda3", "anaconda3"} {
+	for _, d := range condaDirs {
 		roots = append(roots, filepath.Join(h.home, d))
 	}
 	if h.goos != "windows" {
