@@ -244,3 +244,23 @@ func TestCancelledCallGetsNoResponse(t *testing.T) {
 		t.Fatalf("the session should still be paused: %v", snap)
 	}
 }
+
+// TestRequestsBeforeTheEndOfInputAreAnswered: a client that writes its
+// requests and closes stdin at once (`echo … | mcp-debugger stdio`) gets
+// every answer before the server exits.
+func TestRequestsBeforeTheEndOfInputAreAnswered(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
+	for range 5 {
+		cmd := exec.Command(binary(t), "stdio")
+		cmd.Stdin = strings.NewReader(input)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("server: %v", err)
+		}
+		if !strings.Contains(string(out), `"id":1,"result"`) || !strings.Contains(string(out), `"id":2,"result"`) {
+			t.Fatalf("answers lost at the end of input: %.300s", out)
+		}
+	}
+}

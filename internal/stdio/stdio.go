@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,7 +55,9 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		incoming: make(chan lineOrErr),
 		closed:   make(chan struct{}),
 		inFlight: map[string]bool{},
+		idle:     make(chan struct{}),
 	}
+	close(c.idle)
 	go c.readLoop(NewLineReader(t.In, limit))
 	return c, nil
 }
@@ -80,7 +83,13 @@ type conn struct {
 	// cancellation rule), though the SDK's server sends one.
 	callsMu  sync.Mutex
 	inFlight map[string]bool // true once cancelled
+	// idle is closed while no request is in flight.
+	idle chan struct{}
 }
+
+// eofDrain bounds how long the end of stdin waits for the requests read
+// before it to be answered.
+const eofDrain = 10 * time.Second
 
 func (c *conn) readLoop(lr *LineReader) {
 	for {
@@ -115,6 +124,10 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if v.err != nil {
 			var tooLong *LineTooLongError
 			if !errors.As(v.err, &tooLong) {
+				// A client that writes its requests and closes stdin
+				// (`echo … | mcp-debugger`) still reads the answers: the
+				// server stops once its end of input is read.
+				c.awaitAnswers(ctx)
 				return nil, v.err
 			}
 			c.reject(ctx, &Rejection{Code: jsonrpc.CodeInvalidRequest, Msg: tooLong.Error(), ID: nullID}, nil)
@@ -142,6 +155,9 @@ func (c *conn) track(msg jsonrpc.Message) {
 	c.callsMu.Lock()
 	defer c.callsMu.Unlock()
 	if req.ID.IsValid() {
+		if len(c.inFlight) == 0 {
+			c.idle = make(chan struct{})
+		}
 		c.inFlight[idKey(req.ID)] = false
 		return
 	}
@@ -169,9 +185,28 @@ func (c *conn) answered(resp *jsonrpc.Response) bool {
 	c.callsMu.Lock()
 	defer c.callsMu.Unlock()
 	key := idKey(resp.ID)
-	cancelled := c.inFlight[key]
+	cancelled, ok := c.inFlight[key]
 	delete(c.inFlight, key)
+	if ok && len(c.inFlight) == 0 {
+		close(c.idle)
+	}
 	return !cancelled
+}
+
+// awaitAnswers waits, at most eofDrain, until every request read has been
+// answered.
+func (c *conn) awaitAnswers(ctx context.Context) {
+	c.callsMu.Lock()
+	idle := c.idle
+	c.callsMu.Unlock()
+	timer := time.NewTimer(eofDrain)
+	defer timer.Stop()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	case <-c.closed:
+	case <-timer.C:
+	}
 }
 
 // idKey tells apart the request ids 1 and "1".
