@@ -71,7 +71,7 @@ rm -rf dist/stage
 
 cd dist
 # Only the archives made: a list of targets without Windows has no zip.
-archives=$(ls -- *.tar.gz *.zip 2>/dev/null)
+archives=$(ls -- *.tar.gz *.zip 2>/dev/null || true)
 if command -v sha256sum >/dev/null; then
 	sha256sum -- $archives >SHA256SUMS
 else
