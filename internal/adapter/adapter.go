@@ -33,6 +33,11 @@ type Language struct {
 	RequiresExecutable bool
 	// DefaultExecutable is the runtime looked for by default ("python3").
 	DefaultExecutable string
+	// PlainTypes are the types whose values' text already says them
+	// (Python's 3 is an int, 'a' a str). Stop snapshots leave these type
+	// names out of their locals, since every stop carries the locals;
+	// get_local_variables still names every type.
+	PlainTypes []string
 }
 
 // ModeStatus says whether launch or attach works.

@@ -144,7 +144,11 @@ func TestPythonAnswerBudget(t *testing.T) {
 		t.Fatalf("a small snapshot is not cut by the default budget: %v", full["budget"])
 	}
 
-	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: "wait_for_stop", Arguments: map[string]any{"sessionId": id, "maxBytes": 1000}})
+	// Five locals of 150 characters pass 1000 bytes.
+	wide := h.sessionFor("python")
+	h.ok("set_breakpoint", map[string]any{"sessionId": wide, "file": pythonProgram(t, "wide.py"), "line": 10})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": wide, "scriptPath": pythonProgram(t, "wide.py")}), "breakpoint", 10)
+	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: "wait_for_stop", Arguments: map[string]any{"sessionId": wide, "maxBytes": 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,17 +160,18 @@ func TestPythonAnswerBudget(t *testing.T) {
 	if err := json.Unmarshal(body, &cut); err != nil {
 		t.Fatal(err)
 	}
-	if cut.obj("location").num("line") != 24 {
+	if cut.obj("location").num("line") != 10 {
 		t.Errorf("the location survives the cut: %v", cut)
 	}
 	left := cut.obj("budget")
 	notes, _ := json.Marshal(left["leftOut"])
 	if left.num("maxBytes") != 1000 || !strings.Contains(string(notes), "get_") {
-		t.Errorf("budget names what was left out and how to get it: %v", left)
+		t.Errorf("budget names what was left out and how to get it: %v (%d bytes: %s)", left, len(body), body)
 	}
 
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 29})
 	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 29)
+
 	table := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "table"})
 	vars := h.ok("get_variables", map[string]any{"sessionId": id, "scope": table.num("variablesReference"), "maxBytes": 2000})
 	kept := len(vars.list("variables"))

@@ -204,6 +204,17 @@ func (r result) obj(key string) result {
 	return result(v)
 }
 
+// stopFile is the absolute path of the file a snapshot stopped in:
+// answers write a file under the server's working directory (repoRoot in
+// these tests) relative to it.
+func (r result) stopFile(t testing.TB) string {
+	f := r.obj("location").str("file")
+	if f != "" && !filepath.IsAbs(f) {
+		return filepath.Join(filepath.Clean(repoRoot(t)), f)
+	}
+	return f
+}
+
 func (r result) list(key string) []result {
 	raw, _ := r[key].([]any)
 	out := make([]result, 0, len(raw))

@@ -115,7 +115,7 @@ func TestJavaJarLaunch(t *testing.T) {
 	if l := snap.vars("locals"); l["item"] != "5" || l["scaled"] != "50" {
 		t.Fatalf("locals in the jar's Scale.weigh: %v", l)
 	}
-	if file := snap.obj("location").str("file"); file != scale {
+	if file := snap.stopFile(t); file != scale {
 		t.Fatalf("the stop should map to the source file %s: %v", scale, snap["location"])
 	}
 	// An instance method: `this` and its fields without naming it.

@@ -38,7 +38,7 @@ func TestKotlinBreakpointLocalsAndSteps(t *testing.T) {
 	if l := snap.vars("locals"); l["item"] != "2" || l["factor"] != "10" {
 		t.Fatalf("locals in weigh: %v", l)
 	}
-	if loc := snap.obj("location"); loc.str("function") != "GreetKt.weigh" || loc.str("file") != src {
+	if loc := snap.obj("location"); loc.str("function") != "GreetKt.weigh" || snap.stopFile(t) != src {
 		t.Fatalf("location: %v", loc)
 	}
 	over := h.ok("step_over", map[string]any{"sessionId": id})

@@ -41,7 +41,7 @@ func TestNodeFunctionBreakpointsBindAndStopAsFunctionBreakpoints(t *testing.T) {
 	}
 	inArea := h.ok("continue_execution", map[string]any{"sessionId": id})
 	wantStop(t, inArea, "function breakpoint", 4)
-	if loc := inArea.obj("location"); loc.str("file") != shapes || loc.str("function") != "area" {
+	if loc := inArea.obj("location"); inArea.stopFile(t) != shapes || loc.str("function") != "area" {
 		t.Errorf("the stop is in area: %v", loc)
 	}
 

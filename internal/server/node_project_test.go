@@ -244,7 +244,7 @@ func TestNodeProjectTypeScriptWithTsxFromNpm(t *testing.T) {
 				t.Fatalf("debug_test names the failing test: %v", res)
 			}
 			wantStop(t, res, "exception", 7)
-			if f := res.obj("location").str("file"); f != filepath.Join(project, "test", "price.test.ts") {
+			if f := res.stopFile(t); f != filepath.Join(project, "test", "price.test.ts") {
 				t.Errorf("the stop should be shown in the .ts test file: %s", f)
 			}
 			rt := test.str("runtime")

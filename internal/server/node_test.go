@@ -40,12 +40,12 @@ func TestNodeBreakpointStepsAndEvaluate(t *testing.T) {
 	if l := snap.vars("locals"); l["i"] != "1" || l["total"] != "0" {
 		t.Fatalf("locals at the first hit: %v", l)
 	}
-	if loc := snap.obj("location"); loc.str("file") != src || loc.str("function") != "main" {
+	if loc := snap.obj("location"); snap.stopFile(t) != src || loc.str("function") != "main" {
 		t.Fatalf("location: %v", loc)
 	}
 	into := h.ok("step_into", map[string]any{"sessionId": id})
 	wantStop(t, into, "step", 5)
-	if f := into.obj("location").str("file"); f != helper {
+	if f := into.stopFile(t); f != helper {
 		t.Fatalf("step into should enter weigh.js, got %s", f)
 	}
 	over := h.ok("step_over", map[string]any{"sessionId": id})
@@ -70,7 +70,7 @@ func TestNodeBreakpointStepsAndEvaluate(t *testing.T) {
 
 	// V8 finishes the caller's statement: step out stops on the next one.
 	out := h.ok("step_out", map[string]any{"sessionId": id})
-	if out.str("state") != "paused" || out.obj("location").num("line") != 11 || out.obj("location").str("file") != src || out.vars("locals")["w"] != `"w10"` {
+	if out.str("state") != "paused" || out.obj("location").num("line") != 11 || out.stopFile(t) != src || out.vars("locals")["w"] != `"w10"` {
 		t.Fatalf("step out: %v", out)
 	}
 	if rv := out.vars("locals")["(return) weigh"]; rv != `"w10"` {
@@ -269,7 +269,7 @@ func TestNodeTypeScriptSourceMaps(t *testing.T) {
 	}
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nodeProgram(t, "ts/dist/loop.js")})
 	wantStop(t, snap, "breakpoint", 8)
-	if f := snap.obj("location").str("file"); f != tsSrc {
+	if f := snap.stopFile(t); f != tsSrc {
 		t.Fatalf("the stop should be reported in the .ts source, got %s", f)
 	}
 	if l := snap.vars("locals"); l["item"] != "1" || l["factor"] != "10" {
@@ -302,7 +302,7 @@ func TestNodeESMAndAsync(t *testing.T) {
 			t.Fatalf("locals: %v", l)
 		}
 		out := h.ok("step_out", map[string]any{"sessionId": id})
-		if out.str("state") != "paused" || out.obj("location").str("file") != nodeProgram(t, "esm/main.mjs") {
+		if out.str("state") != "paused" || out.stopFile(t) != nodeProgram(t, "esm/main.mjs") {
 			t.Fatalf("step out into main.mjs: %v", out)
 		}
 		h.ok("clear_breakpoints", map[string]any{"sessionId": id})
@@ -491,7 +491,7 @@ func TestNodeDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 	// The assertion throws inside node:assert; the snapshot shows the
 	// test's own frame.
 	wantStop(t, res, "exception", 15)
-	if loc := res.obj("location"); loc.str("file") != file {
+	if loc := res.obj("location"); res.stopFile(t) != file {
 		t.Errorf("the stop should be shown in the test file: %v", loc)
 	}
 	if l := res.vars("locals"); l["got"] != "30" || l["prices"] != "[10, 20, 30]" {
@@ -522,7 +522,7 @@ func TestNodeDebugTestShowsTheFrameThatThrew(t *testing.T) {
 	// parsePrice throws; the snapshot stays where it threw, not in the
 	// test that called it.
 	wantStop(t, res, "exception", 8)
-	if loc := res.obj("location"); loc.str("file") != nodeProgram(t, filepath.Join("test", "price.js")) || loc.str("function") != "parsePrice" {
+	if loc := res.obj("location"); res.stopFile(t) != nodeProgram(t, filepath.Join("test", "price.js")) || loc.str("function") != "parsePrice" {
 		t.Errorf("the stop should be shown in parsePrice: %v", loc)
 	}
 	if l := res.vars("locals"); l["trimmed"] != `"twelve"` || l["text"] != `" twelve "` {
@@ -552,7 +552,7 @@ func TestNodeJustMyCodeSkipsNodeModules(t *testing.T) {
 			wantStop(t, snap, "breakpoint", 10)
 			into := h.ok("step_into", map[string]any{"sessionId": id})
 			wantStop(t, into, "step", tc.line)
-			if f := into.obj("location").str("file"); f != tc.file {
+			if f := into.stopFile(t); f != tc.file {
 				t.Fatalf("step into should land in %s, got %s", tc.file, f)
 			}
 		})
@@ -652,7 +652,7 @@ func TestNodeTypeScriptStripped(t *testing.T) {
 	}
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": main})
 	wantStop(t, snap, "breakpoint", 8)
-	if loc := snap.obj("location"); loc.str("file") != helper || loc.str("function") != "weigh" {
+	if loc := snap.obj("location"); snap.stopFile(t) != helper || loc.str("function") != "weigh" {
 		t.Fatalf("location: %v", loc)
 	}
 	if l := snap.vars("locals"); l["item"] != "1" || l["factor"] != "10" {

@@ -225,6 +225,9 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 			var res *Out
 			res, callErr = guard(s, name, func() (*Out, error) { return h(withProgress(ctx, req, name), args) })
 			result = res
+			if shower, ok := any(res).(pathShower); ok && callErr == nil && res != nil {
+				shower.showPathsFrom(s.cwd)
+			}
 		}
 		if callErr != nil {
 			result = s.failureOf(callErr, args)

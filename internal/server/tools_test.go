@@ -2,6 +2,8 @@ package server
 
 import (
 	"net"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,14 +60,15 @@ func TestBreakpointFlow(t *testing.T) {
 	if ids, _ := snap["hitBreakpointIds"].([]any); len(ids) != 1 || int(ids[0].(float64)) != bp.num("breakpointId") {
 		t.Errorf("hitBreakpointIds = %v, want [%d]", snap["hitBreakpointIds"], bp.num("breakpointId"))
 	}
-	var current []result
-	for _, l := range snap.obj("context").list("surrounding") {
-		if l["current"] == true {
-			current = append(current, l)
-		}
+	if f := snap.obj("location").str("file"); f != filepath.Join("testdata", "mock", "basic.mock") {
+		t.Errorf("the stop's file should be written relative to the server's working directory: %q", f)
 	}
-	if len(current) != 1 || current[0].num("line") != 2 {
-		t.Errorf("source window should mark line 2 as current: %v", snap["context"])
+	var around []int
+	for _, l := range snap.obj("context").list("surrounding") {
+		around = append(around, l.num("line"))
+	}
+	if !slices.Equal(around, []int{1, 2, 3, 4}) || snap.obj("context").str("lineContent") != "  let scaled = item * factor" {
+		t.Errorf("source window should be lines 1-4 (two either side of line 2, as the reference's) with line 2 as lineContent: %v", snap["context"])
 	}
 	listed := h.ok("list_breakpoints", map[string]any{"sessionId": id})
 	if listed.num("count") != 1 || listed.list("breakpoints")[0]["verified"] != true {

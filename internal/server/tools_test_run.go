@@ -93,5 +93,5 @@ func failedPrefix(res *session.TestResult) string {
 	if res.Message == "" {
 		return "Test failed (no message)."
 	}
-	return "Test failed (see test)."
+	return "Test failed."
 }

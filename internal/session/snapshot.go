@@ -252,10 +252,13 @@ func localsScope(scopes []dap.Scope) *dap.Scope {
 type ExceptionInfo struct {
 	ExceptionID string `json:"exceptionId,omitempty"`
 	Description string `json:"description,omitempty"`
-	BreakMode   string `json:"breakMode,omitempty"`
-	TypeName    string `json:"typeName,omitempty"`
-	Message     string `json:"message,omitempty"`
-	StackTrace  string `json:"stackTrace,omitempty"`
+	// BreakMode (always, unhandled) restates the agent's own
+	// breakOnExceptions in a snapshot; list_debug_sessions' lastStop
+	// carries it, as the reference's clients read it there.
+	BreakMode  string `json:"-"`
+	TypeName   string `json:"typeName,omitempty"`
+	Message    string `json:"message,omitempty"`
+	StackTrace string `json:"stackTrace,omitempty"`
 }
 
 func exceptionFromDAP(b dap.ExceptionInfoResponseBody, q adapter.Quirks) *ExceptionInfo {
@@ -324,7 +327,7 @@ const (
 	snapshotLocals      = 25
 	snapshotValueLen    = 256
 	snapshotOutput      = 40
-	snapshotContextSide = 3
+	snapshotContextSide = 2
 )
 
 // waitSnapshot waits until the session has changed since gen and is no
@@ -470,7 +473,11 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 				snap.LocalsNote = fmt.Sprintf("showing %d of %d locals; get_local_variables lists all", snapshotLocals, len(vars))
 				break
 			}
-			snap.Locals = append(snap.Locals, fromDAP(v, snapshotValueLen))
+			local := fromDAP(v, snapshotValueLen)
+			if slices.Contains(s.Language.PlainTypes, local.Type) {
+				local.Type = ""
+			}
+			snap.Locals = append(snap.Locals, local)
 		}
 	}
 }

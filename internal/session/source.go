@@ -12,7 +12,10 @@ import (
 type SourceLine struct {
 	Line    int    `json:"line"`
 	Content string `json:"content"`
-	Current bool   `json:"current,omitempty"`
+	// Current marks the line the window is around, for the server's own
+	// use: answers say it once already (lineContent and the location's
+	// line), as the reference's do.
+	Current bool `json:"-"`
 }
 
 // SourceContext is a window of lines around one line.

@@ -26,30 +26,43 @@ var runtimeFrame = regexp.MustCompile(`^\s*at .*(\(node:|\bnode:internal|\(<anon
 var pythonFrame = regexp.MustCompile(`^\s*File "(.+)", line (\d+), in (.+)$`)
 
 // compactPythonFrames writes each Python frame as one line, "path:N in f:
-// source", and a frame at the place of the one before it (a generator
-// expression and its function) as "path:N in f" alone.
+// source"; a frame at the place of the one before it (a generator
+// expression and its function) joins that line: "path:N in g, f: source".
 func compactPythonFrames(lines []string) []string {
 	out := lines[:0]
-	prevPlace := ""
+	prevPlace, prevFuncs, prevSource := "", "", ""
 	for i := 0; i < len(lines); i++ {
 		m := pythonFrame.FindStringSubmatch(lines[i])
 		if m == nil {
 			out = append(out, lines[i])
+			prevPlace = ""
 			continue
 		}
 		place := m[1] + ":" + m[2]
 		// pydevd marks the frame it takes as current; nothing an agent uses.
-		line := "  " + place + " in " + strings.TrimSuffix(m[3], " (Current frame)")
+		function := strings.TrimSuffix(m[3], " (Current frame)")
+		source := ""
 		if i+1 < len(lines) && !pythonFrame.MatchString(lines[i+1]) && strings.HasPrefix(lines[i+1], "    ") {
-			if place != prevPlace {
-				line += ": " + strings.TrimSpace(lines[i+1])
-			}
+			source = strings.TrimSpace(lines[i+1])
 			i++
 		}
-		prevPlace = place
-		out = append(out, line)
+		if place == prevPlace {
+			prevFuncs += ", " + function
+			out[len(out)-1] = frameLine(place, prevFuncs, prevSource)
+			continue
+		}
+		prevPlace, prevFuncs, prevSource = place, function, source
+		out = append(out, frameLine(place, function, source))
 	}
 	return out
+}
+
+func frameLine(place, functions, source string) string {
+	line := place + " in " + functions
+	if source != "" {
+		line += ": " + source
+	}
+	return line
 }
 
 // compactTrace drops caret lines and the runtime's frames from trace, and
@@ -70,29 +83,48 @@ func compactTrace(trace, base string, headlines ...string) string {
 		}
 		kept = append(kept, line)
 	}
-	out := strings.Join(compactPythonFrames(kept), "\n")
+	compact := compactPythonFrames(kept)
+	for i, line := range compact {
+		// Indentation only set a frame's source line under it in
+		// Python's traces (now one line) and frames under the headline.
+		compact[i] = strings.TrimLeft(line, " \t")
+	}
+	out := strings.Join(compact, "\n")
 	if base != "" {
 		out = strings.ReplaceAll(out, filepath.Clean(base)+string(filepath.Separator), "")
 	}
 	return sayDirOnce(out)
 }
 
-// framePath is the path at the start of a compact Python frame line.
-var framePath = regexp.MustCompile(`^  (\S+):\d+ in `)
+// framePaths find a frame line's file: a compact Python frame ("path:N in
+// f"), a JavaScript one ("at f (path:N:C)" or "at path:N:C").
+var framePaths = []*regexp.Regexp{
+	regexp.MustCompile(`^(\S+):\d+ in `),
+	regexp.MustCompile(`^at (?:.* \()?(\S+?):\d+:\d+\)?$`),
+}
 
-// sayDirOnce writes the directory that every compact frame's file is in
-// once, on a first line, and the files by their names: a test's frames
-// are usually all in one package directory. Other lines (the exception's
-// closing message) stay as they are.
+func framePathOf(line string) (string, bool) {
+	for _, re := range framePaths {
+		if m := re.FindStringSubmatch(line); m != nil {
+			return m[1], true
+		}
+	}
+	return "", false
+}
+
+// sayDirOnce writes the directory that every frame's file is in once, on
+// the line before the first frame, and the files by their names: a test's frames are usually
+// all in one package directory. Other lines (the exception's closing
+// message) stay as they are.
 func sayDirOnce(trace string) string {
 	lines := strings.Split(trace, "\n")
 	dir, frames := "", 0
 	for _, line := range lines {
-		m := framePath.FindStringSubmatch(line)
-		if m == nil {
+		path, ok := framePathOf(line)
+		if !ok {
 			continue
 		}
-		d := filepath.Dir(m[1])
+		d := filepath.Dir(path)
 		if d == "." || dir != "" && d != dir {
 			return trace
 		}
@@ -102,12 +134,19 @@ func sayDirOnce(trace string) string {
 	if frames < 2 {
 		return trace
 	}
-	for i, line := range lines {
-		if framePath.MatchString(line) {
-			lines[i] = "  " + strings.TrimPrefix(line[2:], dir+string(filepath.Separator))
+	out := make([]string, 0, len(lines)+1)
+	said := false
+	for _, line := range lines {
+		if path, ok := framePathOf(line); ok {
+			if !said {
+				// Before the first frame: a headline above it stays first.
+				out, said = append(out, "(in "+dir+")"), true
+			}
+			line = strings.Replace(line, path, strings.TrimPrefix(path, dir+string(filepath.Separator)), 1)
 		}
+		out = append(out, line)
 	}
-	return "(in " + dir + ")\n" + strings.Join(lines, "\n")
+	return strings.Join(out, "\n")
 }
 
 // exceptionHeadlines are the ways a stack trace's first line may state

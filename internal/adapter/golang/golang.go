@@ -46,6 +46,8 @@ func (a *Adapter) Language() adapter.Language {
 		DisplayName:       "Go",
 		Description:       "Delve's DAP server (dlv dap); Delve builds the program with optimizations off",
 		DefaultExecutable: "dlv",
+		// Not float64: Delve shows 5.0 as 5.
+		PlainTypes: []string{"int", "string", "bool"},
 	}
 }
 

@@ -52,6 +52,7 @@ func (*Adapter) Language() adapter.Language {
 		Description:        "the JVM's JDWP agent, driven by a DAP server built into mcp-debugger (also for Kotlin and Scala class files)",
 		RequiresExecutable: true,
 		DefaultExecutable:  "java",
+		PlainTypes:         []string{"int", "boolean", "java.lang.String"},
 	}
 }
 

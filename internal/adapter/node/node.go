@@ -29,13 +29,19 @@ func init() {
 		ID: "javascript", Aliases: []string{"js", "node", "nodejs"}, DisplayName: "JavaScript",
 		Description:        "Node.js through its built-in inspector (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
+		PlainTypes: jsPlainTypes,
 	}})
 	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "typescript", Aliases: []string{"ts"}, DisplayName: "TypeScript",
 		Description:        "Node.js through its built-in inspector, following source maps (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
+		PlainTypes: jsPlainTypes,
 	}})
 }
+
+// jsPlainTypes are the types the inspector's values show by their text
+// (strings quoted, numbers and booleans bare).
+var jsPlainTypes = []string{"number", "string", "boolean", "undefined", "null"}
 
 // Adapter is the Node adapter, for one of the language ids it serves.
 type Adapter struct {

@@ -53,6 +53,8 @@ func (a *Adapter) Language() adapter.Language {
 		Description:        "debugpy (Microsoft's Python debug adapter), run by a Python interpreter that can import it",
 		RequiresExecutable: true,
 		DefaultExecutable:  "python3",
+		// A Python float's repr always has a point, an exponent, inf or nan.
+		PlainTypes: []string{"int", "float", "str", "bool", "NoneType"},
 	}
 }
 

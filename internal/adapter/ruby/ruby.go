@@ -55,6 +55,8 @@ func (a *Adapter) Language() adapter.Language {
 		Description:        "rdbg, the debug gem's DAP server (rdbg --open); rdbg runs the program itself",
 		RequiresExecutable: true,
 		DefaultExecutable:  "rdbg",
+		// A Ruby Float's inspect always has a point (or Infinity, NaN).
+		PlainTypes: []string{"Integer", "Float", "String", "TrueClass", "FalseClass", "NilClass"},
 	}
 }
 
