@@ -107,7 +107,12 @@ func New(opts Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close closes every debug session and kills their processes.
-func (s *Server) Close() { s.closeMirrors(); s.stopOutputWatches(); s.sessions.CloseAll() }
+func (s *Server) Close() {
+	s.stopGraceTimers()
+	s.closeMirrors()
+	s.stopOutputWatches()
+	s.sessions.CloseAll()
+}
 
 // Int is an integer argument that also accepts a numeric string, since some
 // clients send numbers as strings.

@@ -29,6 +29,8 @@ type createSessionResult struct {
 	Name      string `json:"name"`
 	Message   string `json:"message"`
 	State     string `json:"state,omitempty"`
+	// ReconnectKey is given over HTTP only, to the creator alone.
+	ReconnectKey string `json:"reconnectKey,omitempty" jsonschema:"over HTTP: after reconnecting, list_debug_sessions {adopt: this key} takes your sessions back; keep it secret"`
 }
 
 type sessionIDArgs struct {
@@ -134,10 +136,16 @@ type sessionInfo struct {
 	Signal      string        `json:"signal,omitempty"`
 }
 
+type listSessionsArgs struct {
+	Adopt *string `json:"adopt,omitempty" jsonschema:"over HTTP, after reconnecting: the reconnectKey your sessions were created with; takes them back"`
+}
+
 type listSessionsResult struct {
-	Success  bool          `json:"success"`
-	Sessions []sessionInfo `json:"sessions"`
-	Count    int           `json:"count"`
+	Success      bool          `json:"success"`
+	Sessions     []sessionInfo `json:"sessions"`
+	Count        int           `json:"count"`
+	Adopted      []string      `json:"adopted,omitempty" jsonschema:"with adopt: the sessions now yours"`
+	ReconnectKey string        `json:"reconnectKey,omitempty" jsonschema:"with adopt: the key to keep for your next reconnect"`
 }
 
 func (s *Server) addSessionTools() {
@@ -148,7 +156,7 @@ func (s *Server) addSessionTools() {
 		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not. With check: true, also debug a tiny program per language and say whether that works here (seconds; nothing is cached).",
 		s.listLanguages)
 	addTool(s, "list_debug_sessions",
-		"List open debug sessions with their state, last stop and exit code.",
+		"List open debug sessions with their state, last stop and exit code. Over HTTP, after reconnecting: adopt takes back the sessions you created (their reconnectKey).",
 		s.listSessions)
 	addTool(s, "close_debug_session",
 		"Close a debug session: the program is terminated and every process the session started is killed.",
@@ -170,12 +178,18 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 	if err != nil {
 		return nil, err
 	}
+	key, err := s.own(ctx, sess.ID)
+	if err != nil {
+		s.sessions.Close(sess.ID)
+		return nil, err
+	}
 	res := &createSessionResult{
-		Success:   true,
-		SessionID: sess.ID,
-		Language:  sess.Language.ID,
-		Name:      sess.Name(),
-		Message:   fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
+		Success:      true,
+		SessionID:    sess.ID,
+		Language:     sess.Language.ID,
+		Name:         sess.Name(),
+		Message:      fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
+		ReconnectKey: key,
 	}
 	if a.Port > 0 {
 		start, err := sess.Attach(ctx, session.AttachSpec{Host: a.Host, Port: int(a.Port), BreakOnExceptions: session.BreakUncaught}, session.WaitOptions{Timeout: millis(a.Timeout)})
@@ -302,8 +316,15 @@ func (s *Server) selfCheck(ctx context.Context, adapters []adapter.Adapter, time
 	return selfcheck.Run(ctx, selfcheck.Options{Languages: ids, Timeout: timeout, Logger: s.log})
 }
 
-func (s *Server) listSessions(_ context.Context, _ *struct{}) (*listSessionsResult, error) {
+func (s *Server) listSessions(ctx context.Context, a *listSessionsArgs) (*listSessionsResult, error) {
 	res := &listSessionsResult{Success: true, Sessions: []sessionInfo{}}
+	if a.Adopt != nil {
+		ids, keep, err := s.adopt(ctx, *a.Adopt)
+		if err != nil {
+			return nil, err
+		}
+		res.Adopted, res.ReconnectKey = ids, keep
+	}
 	for _, sess := range s.sessions.List() {
 		info := sess.Info()
 		si := sessionInfo{
