@@ -232,3 +232,23 @@ func TestAdoptedPythonSessionContinuesAndEnds(t *testing.T) {
 		}
 	}
 }
+
+// The key alone is not enough: a client that sends another credential
+// (any Authorization header passes a server without a token) is refused
+// even with the right key, and the creator, with its own, is not.
+func TestAdoptNeedsTheCreatorsCredential(t *testing.T) {
+	l := startLive(t, httpserver.Config{})
+	alice := l.agent("alice-credential")
+	id, key := alice.pausedMockWithKey(t)
+
+	for _, other := range []string{"mallory-credential", ""} {
+		refused := l.agent(other).fail("list_debug_sessions", map[string]any{"adopt": key})
+		if !strings.Contains(refused.str("error"), "reconnect key") || strings.Contains(refused.str("error"), id) {
+			t.Fatalf("a client with credential %q adopting with alice's key: %v, want the refusal", other, refused)
+		}
+	}
+	again := l.agent("alice-credential")
+	if got := adopted(again.ok("list_debug_sessions", map[string]any{"adopt": key})); len(got) != 1 || got[0] != id {
+		t.Fatalf("alice, reconnected with her credential, adopted %v, want [%s]", got, id)
+	}
+}

@@ -29,8 +29,9 @@ type createSessionResult struct {
 	Name      string `json:"name"`
 	Message   string `json:"message"`
 	State     string `json:"state,omitempty"`
-	// ReconnectKey is given over HTTP only, to the creator alone.
-	ReconnectKey string `json:"reconnectKey,omitempty" jsonschema:"over HTTP: after reconnecting, list_debug_sessions {adopt: this key} takes your sessions back; keep it secret"`
+	// ReconnectKey is given over HTTP only, to the creator alone; the
+	// message says what it is for.
+	ReconnectKey string `json:"reconnectKey,omitempty"`
 }
 
 type sessionIDArgs struct {
@@ -137,15 +138,16 @@ type sessionInfo struct {
 }
 
 type listSessionsArgs struct {
-	Adopt *string `json:"adopt,omitempty" jsonschema:"over HTTP, after reconnecting: the reconnectKey your sessions were created with; takes them back"`
+	Adopt *string `json:"adopt,omitempty" jsonschema:"over HTTP, after a reconnect: your reconnectKey, to take your sessions back"`
 }
 
 type listSessionsResult struct {
-	Success      bool          `json:"success"`
-	Sessions     []sessionInfo `json:"sessions"`
-	Count        int           `json:"count"`
-	Adopted      []string      `json:"adopted,omitempty" jsonschema:"with adopt: the sessions now yours"`
-	ReconnectKey string        `json:"reconnectKey,omitempty" jsonschema:"with adopt: the key to keep for your next reconnect"`
+	Success  bool          `json:"success"`
+	Sessions []sessionInfo `json:"sessions"`
+	Count    int           `json:"count"`
+	// An adopt answers with the sessions it took and the key to keep.
+	Adopted      []string `json:"adopted,omitempty"`
+	ReconnectKey string   `json:"reconnectKey,omitempty"`
 }
 
 func (s *Server) addSessionTools() {
@@ -156,7 +158,7 @@ func (s *Server) addSessionTools() {
 		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not. With check: true, also debug a tiny program per language and say whether that works here (seconds; nothing is cached).",
 		s.listLanguages)
 	addTool(s, "list_debug_sessions",
-		"List open debug sessions with their state, last stop and exit code. Over HTTP, after reconnecting: adopt takes back the sessions you created (their reconnectKey).",
+		"List open debug sessions with their state, last stop and exit code.",
 		s.listSessions)
 	addTool(s, "close_debug_session",
 		"Close a debug session: the program is terminated and every process the session started is killed.",
@@ -190,6 +192,9 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 		Name:         sess.Name(),
 		Message:      fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
 		ReconnectKey: key,
+	}
+	if key != "" {
+		res.Message += " Keep reconnectKey: after a reconnect, list_debug_sessions {adopt: reconnectKey} takes your sessions back."
 	}
 	if a.Port > 0 {
 		start, err := sess.Attach(ctx, session.AttachSpec{Host: a.Host, Port: int(a.Port), BreakOnExceptions: session.BreakUncaught}, session.WaitOptions{Timeout: millis(a.Timeout)})

@@ -33,8 +33,9 @@ type debugTestResult struct {
 	Test testInfo `json:"test"`
 	runResult
 	SessionID string `json:"sessionId"`
-	// ReconnectKey is given over HTTP when debug_test created the session.
-	ReconnectKey string `json:"reconnectKey,omitempty" jsonschema:"over HTTP, when this call created the session: after reconnecting, list_debug_sessions {adopt: this key} takes it back"`
+	// ReconnectKey is given over HTTP when debug_test created the session:
+	// the one create_debug_session gives.
+	ReconnectKey string `json:"reconnectKey,omitempty"`
 }
 
 // defaultTestTimeout allows for building and collecting the tests.
