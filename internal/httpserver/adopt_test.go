@@ -2,8 +2,12 @@ package httpserver_test
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -250,5 +254,62 @@ func TestAdoptNeedsTheCreatorsCredential(t *testing.T) {
 	again := l.agent("alice-credential")
 	if got := adopted(again.ok("list_debug_sessions", map[string]any{"adopt": key})); len(got) != 1 || got[0] != id {
 		t.Fatalf("alice, reconnected with her credential, adopted %v, want [%s]", got, id)
+	}
+}
+
+// vanishing is an HTTP transport whose client can disappear without a
+// word, as a client process that is killed or loses its network: its open
+// streams break and nothing it sends arrives any more.
+type vanishing struct {
+	base   http.RoundTripper
+	mu     sync.Mutex
+	gone   bool
+	bodies []io.Closer
+}
+
+func (v *vanishing) RoundTrip(r *http.Request) (*http.Response, error) {
+	v.mu.Lock()
+	gone := v.gone
+	v.mu.Unlock()
+	if gone {
+		return nil, errors.New("the client is gone")
+	}
+	resp, err := v.base.RoundTrip(r)
+	if err == nil {
+		v.mu.Lock()
+		v.bodies = append(v.bodies, resp.Body)
+		v.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (v *vanishing) vanish() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.gone = true
+	for _, b := range v.bodies {
+		_ = b.Close()
+	}
+}
+
+// With keep-alive on, a client that vanishes without a DELETE stops
+// answering the server's pings: its MCP session ends and its debug
+// sessions follow after the grace period, long before the idle timeout;
+// a client that answers keeps its own.
+func TestVanishedClientIsFoundByKeepAlive(t *testing.T) {
+	l := startLiveServer(t, httpserver.Config{IdleTimeout: time.Hour, ReconnectGrace: 200 * time.Millisecond}, server.Options{KeepAlive: 2 * time.Second})
+	tr := &vanishing{base: http.DefaultTransport}
+	gone, err := l.connectWith(&http.Client{Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stays := l.agent("")
+	goneID := gone.pausedMock(t)
+	staysID := stays.pausedMock(t)
+
+	tr.vanish()
+	waitReaped(t, l, goneID, 30*time.Second)
+	if snap := stays.ok("step_over", map[string]any{"sessionId": staysID}); snap.line() != 13 {
+		t.Fatalf("the client that answers the pings lost its session: %v", snap)
 	}
 }
