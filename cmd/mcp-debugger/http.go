@@ -37,6 +37,8 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	fs.Var(&origins, "allow-origin", "a browser origin allowed besides the server's own (repeatable)")
 	control := fs.Bool("allow-human-control", false, "show continue/step/pause buttons on the live page")
 	idle := fs.Duration("idle-timeout", 30*time.Minute, "close an MCP session idle this long, with its debug sessions (0: never)")
+	grace := fs.Duration("reconnect-grace", httpserver.DefaultReconnectGrace, "keep a departed client's debug sessions this long for it to adopt after reconnecting (0: close at once)")
+	keepAlive := fs.Duration("keep-alive", 0, "ping clients this often; one that misses three in a row is gone, and its debug sessions follow after the grace (0: never; a client must keep its GET stream open to answer)")
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "info", "debug, info or warn")
 	if err := fs.Parse(args); err != nil {
@@ -69,13 +71,14 @@ func serveHTTP(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	srv := server.New(server.Options{Logger: log})
+	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive})
 	h := httpserver.New(srv, httpserver.Config{
 		Addr:              addr,
 		Token:             *token,
 		AllowOrigins:      origins,
 		AllowHumanControl: *control,
 		IdleTimeout:       *idle,
+		ReconnectGrace:    reconnectGrace(*grace),
 		Logger:            log,
 	})
 	hs := &http.Server{
@@ -142,4 +145,13 @@ func (l *stringList) String() string { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error {
 	*l = append(*l, v)
 	return nil
+}
+
+// reconnectGrace maps the flag, where 0 means no grace, to
+// httpserver.Config's field, where 0 means the default.
+func reconnectGrace(flagValue time.Duration) time.Duration {
+	if flagValue <= 0 {
+		return -1
+	}
+	return flagValue
 }

@@ -83,7 +83,9 @@ Commands:
             --listen ADDR (default 127.0.0.1:0; the address is printed on stderr),
             --token T or $MCP_DEBUGGER_TOKEN (required beyond loopback; generated
             when absent), --allow-origin ORIGIN, --allow-human-control,
-            --idle-timeout 30m, --log-file, --log-level
+            --idle-timeout 30m, --reconnect-grace 60s (how long a departed
+            client's debug sessions wait to be adopted), --keep-alive 0 (ping
+            interval that finds clients gone without a word), --log-file, --log-level
   adapter LANGUAGE
             serve a built-in debug adapter (javascript, java) over DAP on
             stdin/stdout, for other DAP clients (VS Code, nvim-dap)

@@ -29,11 +29,18 @@ type live struct {
 
 func startLive(t testing.TB, cfg httpserver.Config) *live {
 	t.Helper()
+	return startLiveServer(t, cfg, server.Options{})
+}
+
+// startLiveServer is startLive with the MCP server's own options.
+func startLiveServer(t testing.TB, cfg httpserver.Config, opts server.Options) *live {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Options{Cwd: repoRoot()})
+	opts.Cwd = repoRoot()
+	srv := server.New(opts)
 	cfg.Addr = ln.Addr()
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &http.Server{Handler: httpserver.New(srv, cfg), BaseContext: func(net.Listener) context.Context { return ctx }}
@@ -93,10 +100,14 @@ type agent struct {
 }
 
 func (l *live) connect(token string) (*agent, error) {
+	return l.connectWith(httpClient(token))
+}
+
+func (l *live) connectWith(hc *http.Client) (*agent, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	l.t.Cleanup(cancel)
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test-agent", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.url + "/mcp", HTTPClient: httpClient(token), MaxRetries: -1}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.url + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ func waitReaped(t *testing.T, l *live, id string, within time.Duration) {
 // An agent that goes quiet loses its MCP session after the idle timeout,
 // and its debug session with it; another agent's session is untouched.
 func TestIdleClientIsReaped(t *testing.T) {
-	l := startLive(t, httpserver.Config{IdleTimeout: 300 * time.Millisecond})
+	l := startLive(t, httpserver.Config{IdleTimeout: 300 * time.Millisecond, ReconnectGrace: 200 * time.Millisecond})
 	idle := l.agent("")
 	id := idle.pausedMock(t)
 	waitReaped(t, l, id, 10*time.Second)
@@ -184,7 +184,7 @@ func TestIdleClientIsReaped(t *testing.T) {
 // program.
 func TestIdleClientIsReapedPython(t *testing.T) {
 	testenv.RequireAdapter(t, "python")
-	l := startLive(t, httpserver.Config{IdleTimeout: 2 * time.Second})
+	l := startLive(t, httpserver.Config{IdleTimeout: 2 * time.Second, ReconnectGrace: 200 * time.Millisecond})
 	before := len(proc.Descendants(os.Getpid()))
 	a := l.agent("")
 	id := a.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")

@@ -42,6 +42,10 @@ type Config struct {
 	// IdleTimeout closes an MCP session that sent no request for this
 	// long, and with it the debug sessions it created (0: never).
 	IdleTimeout time.Duration
+	// ReconnectGrace is how long the debug sessions of a client whose MCP
+	// session ended stay open for it to adopt them after reconnecting
+	// (0: DefaultReconnectGrace; negative: closed at once).
+	ReconnectGrace time.Duration
 	// MaxBodyBytes caps every request body (default 1 MiB).
 	MaxBodyBytes int64
 	Logger       *slog.Logger
@@ -50,6 +54,11 @@ type Config struct {
 // DefaultMaxBodyBytes is the body cap when Config.MaxBodyBytes is 0: far
 // above any tool call, far below what could hurt.
 const DefaultMaxBodyBytes = 1 << 20
+
+// DefaultReconnectGrace is Config.ReconnectGrace when it is 0: long enough
+// for a client to restart and reconnect, short enough that a program
+// nobody will come back for stops within a minute.
+const DefaultReconnectGrace = time.Minute
 
 // Handler is the HTTP face of one server.
 type Handler struct {
@@ -69,6 +78,13 @@ func New(srv *server.Server, cfg Config) *Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	switch {
+	case cfg.ReconnectGrace == 0:
+		cfg.ReconnectGrace = DefaultReconnectGrace
+	case cfg.ReconnectGrace < 0:
+		cfg.ReconnectGrace = 0
+	}
+	srv.SetReconnectGrace(cfg.ReconnectGrace)
 	h := &Handler{srv: srv, cfg: cfg, log: log, mux: http.NewServeMux()}
 	if tcp, ok := cfg.Addr.(*net.TCPAddr); ok {
 		h.loopback = tcp.IP.IsLoopback()

@@ -22,16 +22,27 @@ type observers struct {
 	nextSeq uint64
 	changed chan struct{} // closed and replaced on every new call
 	mirrors map[string]*exposed
+	// Reconnecting (reconnect.go): each client's reconnect key, how long a
+	// departed client's sessions wait for adoption, and the pending closes.
+	keys        map[string]string // by client
+	grace       time.Duration
+	graceTimers map[string]*time.Timer // by departed client
 }
 
 type owner struct {
-	client string // the MCP session id of the client that created it
-	shared bool
+	client     string // the MCP session id of the client that created or adopted it
+	shared     bool
+	key        string // the reconnect key that adopts it
+	credential string // the fingerprint of its creator's Authorization header
 }
 
 // ReapedTool names the timeline entry of a debug session closed because
 // the client that created it left or was idle too long.
 const ReapedTool = "(client gone: session closed)"
+
+// HeldTool names the timeline entry of a debug session whose client left,
+// kept open for the reconnect grace period so that the client can adopt it.
+const HeldTool = "(client gone: session held for reconnect)"
 
 // timelineLen bounds the tool calls kept for the page.
 const timelineLen = 200
@@ -52,7 +63,8 @@ type ToolCall struct {
 // installObservers adds the ownership check and the timeline to every
 // request, and closes a client's debug sessions when its MCP session ends.
 func (s *Server) installObservers() {
-	s.obs = &observers{owners: map[string]owner{}, changed: make(chan struct{}), mirrors: map[string]*exposed{}}
+	s.obs = &observers{owners: map[string]owner{}, changed: make(chan struct{}), mirrors: map[string]*exposed{},
+		keys: map[string]string{}, graceTimers: map[string]*time.Timer{}}
 	s.mcp.AddReceivingMiddleware(s.observe)
 	s.addExposeTools()
 }
@@ -62,8 +74,9 @@ func (s *Server) observe(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "initialize":
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss.ID() != "" {
-				// Owned by the MCP session: ends when it does, whether the
-				// client left or the idle timeout closed it.
+				// Owned by the MCP session: ends when it does (an HTTP
+				// DELETE, the idle timeout, a failed keep-alive), after the
+				// reconnect grace period.
 				go func() {
 					_ = ss.Wait()
 					s.clientGone(ss.ID())
@@ -71,15 +84,16 @@ func (s *Server) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case "tools/call":
 			if call, ok := req.(*mcp.CallToolRequest); ok {
-				return s.observeCall(ctx, next, method, call)
+				return s.observeCall(withCaller(ctx, call), next, method, call)
 			}
 		}
 		return next(ctx, method, req)
 	}
 }
 
-// observeCall refuses a call on another client's debug session, records
-// who creates a session, and adds the call to the timeline.
+// observeCall refuses a call on another client's debug session and adds
+// the call to the timeline; the handlers that create sessions record their
+// owner (own).
 func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method string, req *mcp.CallToolRequest) (mcp.Result, error) {
 	start := time.Now()
 	client := ""
@@ -111,13 +125,13 @@ func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method
 		}
 		entry.Error = body.Error
 		if req.Params.Name == "close_debug_session" && !r.IsError {
+			s.obs.mu.Lock()
+			delete(s.obs.owners, args.SessionID)
+			s.obs.mu.Unlock()
 			s.unexpose(args.SessionID)
 			s.stopOutputWatch(args.SessionID)
 		}
 		if (req.Params.Name == "create_debug_session" || req.Params.Name == "debug_test" && args.SessionID == "") && !r.IsError && body.SessionID != "" {
-			s.obs.mu.Lock()
-			s.obs.owners[body.SessionID] = owner{client: client}
-			s.obs.mu.Unlock()
 			entry.SessionID = body.SessionID
 		}
 	}
@@ -145,7 +159,8 @@ func (s *Server) refuse(client, tool, sessionID string) *mcp.CallToolResult {
 }
 
 // foreignHint is what a client refused another's session can do instead.
-const foreignHint = "list_debug_sessions shows every session; create_debug_session makes your own, or its owner can call share_debug_session"
+const foreignHint = "if you created it before reconnecting, list_debug_sessions {adopt: your reconnectKey} takes it back; " +
+	"otherwise create_debug_session makes your own, or its owner can call share_debug_session"
 
 // checkOwner is the one ownership rule, for every MCP path to a session's
 // data (tools and resources): a client may use a debug session it created,
@@ -163,28 +178,6 @@ func (s *Server) checkOwner(client, sessionID string, ownerOnly bool) error {
 		return nil
 	}
 	return fmt.Errorf("debug session %s belongs to another client; only the client that created it can use it", sessionID)
-}
-
-// clientGone closes the debug sessions of a client whose MCP session has
-// ended, so that no adapter or program outlives the agent that started it.
-func (s *Server) clientGone(client string) {
-	s.obs.mu.Lock()
-	var ids []string
-	for id, o := range s.obs.owners {
-		if o.client == client {
-			ids = append(ids, id)
-			delete(s.obs.owners, id)
-		}
-	}
-	s.obs.mu.Unlock()
-	for _, id := range ids {
-		s.unexpose(id)
-		s.stopOutputWatch(id)
-		if err := s.sessions.Close(id); err == nil {
-			s.log.Info("closed the debug session of a departed client", "session", id, "client", shortID(client))
-			s.Record(ToolCall{Time: time.Now(), Client: shortID(client), Tool: ReapedTool, SessionID: id, OK: true})
-		}
-	}
 }
 
 // closeMirrors stops every IDE mirror, for the server's end.

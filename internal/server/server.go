@@ -47,7 +47,15 @@ type Options struct {
 	Logger *slog.Logger
 	// Cwd resolves relative paths (default: the process's working directory).
 	Cwd string
+	// KeepAlive pings every client this often (0: never); a client that
+	// misses keepAliveMisses pings in a row loses its MCP session, which
+	// over HTTP is how a client that vanished without a DELETE is found.
+	KeepAlive time.Duration
 }
+
+// keepAliveMisses is how many pings in a row a client may miss before its
+// MCP session is ended.
+const keepAliveMisses = 3
 
 // New builds the MCP server with every tool, the output resource and the
 // instructions.
@@ -84,6 +92,10 @@ func New(opts Options) *Server {
 		Capabilities:       &mcp.ServerCapabilities{},
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		KeepAlive:          opts.KeepAlive,
+		// One missed ping is a busy client or a slow machine; several in a
+		// row, a client that is gone.
+		KeepAliveFailureThreshold: keepAliveMisses,
 	})
 	s.addSessionTools()
 	s.addBreakpointTools()
@@ -107,7 +119,12 @@ func New(opts Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close closes every debug session and kills their processes.
-func (s *Server) Close() { s.closeMirrors(); s.stopOutputWatches(); s.sessions.CloseAll() }
+func (s *Server) Close() {
+	s.stopGraceTimers()
+	s.closeMirrors()
+	s.stopOutputWatches()
+	s.sessions.CloseAll()
+}
 
 // Int is an integer argument that also accepts a numeric string, since some
 // clients send numbers as strings.

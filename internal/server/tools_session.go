@@ -29,6 +29,9 @@ type createSessionResult struct {
 	Name      string `json:"name"`
 	Message   string `json:"message"`
 	State     string `json:"state,omitempty"`
+	// ReconnectKey is given over HTTP only, to the creator alone; the
+	// message says what it is for.
+	ReconnectKey string `json:"reconnectKey,omitempty"`
 }
 
 type sessionIDArgs struct {
@@ -134,10 +137,17 @@ type sessionInfo struct {
 	Signal      string        `json:"signal,omitempty"`
 }
 
+type listSessionsArgs struct {
+	Adopt *string `json:"adopt,omitempty" jsonschema:"over HTTP, after a reconnect: your reconnectKey, to take your sessions back"`
+}
+
 type listSessionsResult struct {
 	Success  bool          `json:"success"`
 	Sessions []sessionInfo `json:"sessions"`
 	Count    int           `json:"count"`
+	// An adopt answers with the sessions it took and the key to keep.
+	Adopted      []string `json:"adopted,omitempty"`
+	ReconnectKey string   `json:"reconnectKey,omitempty"`
 }
 
 func (s *Server) addSessionTools() {
@@ -170,12 +180,21 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 	if err != nil {
 		return nil, err
 	}
+	key, err := s.own(ctx, sess.ID)
+	if err != nil {
+		s.sessions.Close(sess.ID)
+		return nil, err
+	}
 	res := &createSessionResult{
-		Success:   true,
-		SessionID: sess.ID,
-		Language:  sess.Language.ID,
-		Name:      sess.Name(),
-		Message:   fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
+		Success:      true,
+		SessionID:    sess.ID,
+		Language:     sess.Language.ID,
+		Name:         sess.Name(),
+		Message:      fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
+		ReconnectKey: key,
+	}
+	if key != "" {
+		res.Message += " Keep reconnectKey: after a reconnect, list_debug_sessions {adopt: reconnectKey} takes your sessions back."
 	}
 	if a.Port > 0 {
 		start, err := sess.Attach(ctx, session.AttachSpec{Host: a.Host, Port: int(a.Port), BreakOnExceptions: session.BreakUncaught}, session.WaitOptions{Timeout: millis(a.Timeout)})
@@ -302,8 +321,15 @@ func (s *Server) selfCheck(ctx context.Context, adapters []adapter.Adapter, time
 	return selfcheck.Run(ctx, selfcheck.Options{Languages: ids, Timeout: timeout, Logger: s.log})
 }
 
-func (s *Server) listSessions(_ context.Context, _ *struct{}) (*listSessionsResult, error) {
+func (s *Server) listSessions(ctx context.Context, a *listSessionsArgs) (*listSessionsResult, error) {
 	res := &listSessionsResult{Success: true, Sessions: []sessionInfo{}}
+	if a.Adopt != nil {
+		ids, keep, err := s.adopt(ctx, *a.Adopt)
+		if err != nil {
+			return nil, err
+		}
+		res.Adopted, res.ReconnectKey = ids, keep
+	}
 	for _, sess := range s.sessions.List() {
 		info := sess.Info()
 		si := sessionInfo{

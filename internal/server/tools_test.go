@@ -522,6 +522,20 @@ func TestShareOnAOneClientServerSaysItChangesNothing(t *testing.T) {
 	}
 }
 
+// Over stdio nothing is owned: no reconnect key is handed out, and adopt
+// says why it has nothing to do.
+func TestAdoptOverStdioSaysSessionsAreAlreadyYours(t *testing.T) {
+	h := newHarness(t)
+	created := h.ok("create_debug_session", map[string]any{"language": "mock"})
+	if key, has := created["reconnectKey"]; has || strings.Contains(created.str("message"), "reconnectKey") {
+		t.Errorf("create_debug_session over stdio offers a reconnect key (%v): %v", key, created)
+	}
+	refused := h.fail("list_debug_sessions", map[string]any{"adopt": "anything"}, "nothing to adopt over stdio")
+	if !strings.Contains(refused.str("hint"), "already yours") {
+		t.Errorf("adopt over stdio: %v", refused)
+	}
+}
+
 // attach_to_process's timeout bounds reaching the program: with nothing
 // listening, the answer comes when the agent said, not at the adapter's
 // own 10 s retry bound.

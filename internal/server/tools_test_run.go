@@ -33,6 +33,9 @@ type debugTestResult struct {
 	Test testInfo `json:"test"`
 	runResult
 	SessionID string `json:"sessionId"`
+	// ReconnectKey is given over HTTP when debug_test created the session:
+	// the one create_debug_session gives.
+	ReconnectKey string `json:"reconnectKey,omitempty"`
 }
 
 // defaultTestTimeout allows for building and collecting the tests.
@@ -61,6 +64,13 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	if err != nil {
 		return nil, err
 	}
+	var key string
+	if a.SessionID == "" {
+		if key, err = s.own(ctx, sess.ID); err != nil {
+			s.sessions.Close(sess.ID)
+			return nil, err
+		}
+	}
 	timeout := a.Timeout
 	if timeout == 0 {
 		timeout = defaultTestTimeout
@@ -81,9 +91,10 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 		prefix = "The tests passed: nothing to debug."
 	}
 	return &debugTestResult{
-		runResult: *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
-		SessionID: sess.ID,
-		Test:      testInfo{Runner: res.Runner, Runtime: res.Runtime, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message},
+		runResult:    *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
+		SessionID:    sess.ID,
+		ReconnectKey: key,
+		Test:         testInfo{Runner: res.Runner, Runtime: res.Runtime, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message},
 	}, nil
 }
 
