@@ -96,3 +96,18 @@ func anyStrings(v any) []string {
 	}
 	return out
 }
+
+func TestJavaRedefineClassesWhileRunning(t *testing.T) {
+	classes := javacInto(t, []string{"-g"}, javaSource(t, "Busy.java"))
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": javaSource(t, "Busy.java"), "waitForStop": false})
+	h.waitForOutput(id, "busy started")
+	res := h.ok("redefine_classes", map[string]any{"sessionId": id, "classesDir": classes, "timeout": 60000})
+	if !slices.Contains(anyStrings(res["redefined"]), "Busy") {
+		t.Fatalf("a running JVM takes the class too: %v", res)
+	}
+	if p := h.ok("pause_execution", map[string]any{"sessionId": id}); p.str("state") != "paused" {
+		t.Fatalf("the program runs on after the swap, and pauses: %v", p)
+	}
+}
