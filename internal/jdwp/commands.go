@@ -155,6 +155,52 @@ func (c *Conn) Exit(ctx context.Context, code int32) error {
 	return err
 }
 
+// Capabilities are the optional abilities of a VM a debugger acts on
+// (from VirtualMachine.CapabilitiesNew).
+type Capabilities struct {
+	CanRedefineClasses               bool
+	CanAddMethod                     bool
+	CanUnrestrictedlyRedefineClasses bool
+}
+
+// capabilityFlags is the number of booleans CapabilitiesNew answers.
+const capabilityFlags = 32
+
+// CapabilitiesNew asks the VM which optional abilities it has.
+func (c *Conn) CapabilitiesNew(ctx context.Context) (Capabilities, error) {
+	r, err := c.call(ctx, setVM, 17, "VirtualMachine.CapabilitiesNew", nil)
+	if err != nil {
+		return Capabilities{}, err
+	}
+	flags := make([]bool, capabilityFlags)
+	for i := range flags {
+		flags[i] = r.bool()
+	}
+	caps := Capabilities{CanRedefineClasses: flags[7], CanAddMethod: flags[8], CanUnrestrictedlyRedefineClasses: flags[9]}
+	return caps, r.done()
+}
+
+// ClassDefinition is the new class file of a loaded class.
+type ClassDefinition struct {
+	Type  ReferenceTypeID
+	Bytes []byte
+}
+
+// RedefineClasses replaces loaded classes with new versions, all or none.
+// Frames already running a changed method go on in its old version; the
+// VM drops the breakpoint requests it had in the redefined classes.
+func (c *Conn) RedefineClasses(ctx context.Context, defs []ClassDefinition) error {
+	w := c.newWriter()
+	w.int(int32(len(defs)))
+	for _, d := range defs {
+		w.refType(d.Type)
+		w.int(int32(len(d.Bytes)))
+		w.b = append(w.b, d.Bytes...)
+	}
+	_, err := c.call(ctx, setVM, 18, "VirtualMachine.RedefineClasses", w.b)
+	return err
+}
+
 // CreateString makes a string in the VM.
 func (c *Conn) CreateString(ctx context.Context, s string) (ObjectID, error) {
 	w := c.newWriter()

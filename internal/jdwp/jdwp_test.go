@@ -1,10 +1,12 @@
 package jdwp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -226,5 +228,45 @@ func TestDecodeMethodExitKeepsTheReturnValue(t *testing.T) {
 	e := set.Events[0]
 	if e.Thread != 42 || e.Location.Method != 4 || e.ReturnValue.Tag != TagInt || e.ReturnValue.Int() != 30 {
 		t.Fatalf("decoded %+v", e)
+	}
+}
+
+func TestRedefineClassesSendsEachClassWithItsBytesAndNamesTheRefusal(t *testing.T) {
+	c, vm := startFake(t)
+	ctx := bounded(t)
+	got := make(chan Packet, 1)
+	go func() {
+		p, err := vm.read()
+		if err != nil {
+			return
+		}
+		got <- p
+		_ = vm.reply(p.ID, 64, nil)
+	}()
+	err := c.RedefineClasses(ctx, []ClassDefinition{{Type: 7, Bytes: []byte{0xCA, 0xFE}}})
+	if err == nil || !strings.Contains(err.Error(), "SCHEMA_CHANGE_NOT_IMPLEMENTED") {
+		t.Fatalf("want the refusal named, got %v", err)
+	}
+	p := <-got
+	want := []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 2, 0xCA, 0xFE}
+	if p.CommandSet != setVM || p.Command != 18 || !bytes.Equal(p.Data, want) {
+		t.Fatalf("RedefineClasses packet: set %d command %d data % x", p.CommandSet, p.Command, p.Data)
+	}
+}
+
+func TestCapabilitiesNewReadsCanRedefineClasses(t *testing.T) {
+	c, vm := startFake(t)
+	go func() {
+		p, err := vm.read()
+		if err != nil {
+			return
+		}
+		flags := make([]byte, capabilityFlags)
+		flags[7] = 1
+		_ = vm.reply(p.ID, 0, flags)
+	}()
+	caps, err := c.CapabilitiesNew(bounded(t))
+	if err != nil || !caps.CanRedefineClasses || caps.CanAddMethod {
+		t.Fatalf("capabilities: %+v, %v", caps, err)
 	}
 }

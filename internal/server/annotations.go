@@ -56,6 +56,7 @@ var traits = map[string]toolTraits{
 	// An expression may call the program's functions.
 	"evaluate_expression": {title: "Evaluate an expression"},
 	"set_variable":        {title: "Set a variable"},
+	"redefine_classes":    {title: "Hot-swap Java classes"},
 	"expose_session":      {title: "Show a session in a browser or IDE", additive: true},
 	"unexpose_session":    {title: "Stop showing a session", idempotent: true},
 	"share_debug_session": {title: "Share a session with another client", additive: true},

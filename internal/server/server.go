@@ -109,6 +109,7 @@ func New(opts Options) *Server {
 	s.addBreakOnChangeTool()
 	s.addDebugTestTool()
 	s.addSetVariableTool()
+	s.addJavaTools()
 	s.addOutputResource()
 	s.addPrompts()
 	s.installObservers()

@@ -113,7 +113,7 @@ type waitArgs struct {
 
 func (s *Server) addRunTools() {
 	addTool(s, "start_debugging",
-		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop's snapshot. A Java class in a package runs by its full name from its class path root; a JVM that cannot load the main class fails the call with its own error.",
+		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop's snapshot.",
 		s.startDebugging)
 	addTool(s, "restart_debugging",
 		"End the program and start it again with the same arguments; breakpoints are re-applied. Returns the first stop's snapshot.",

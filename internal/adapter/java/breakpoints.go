@@ -31,6 +31,8 @@ type breakpoints struct {
 	entry    *bp
 	prepares map[string]int32 // ClassPrepare requests by what they match
 	byReq    map[int32]*bp
+	// reqClass is the class each breakpoint request is in.
+	reqClass map[int32]jdwp.ReferenceTypeID
 	excReqs  []int32
 	excMode  string
 	// shown are the exceptions already stopped at: the source launcher
@@ -69,6 +71,7 @@ func newBreakpoints(s *server) *breakpoints {
 		files:    map[string]*fileBPs{},
 		prepares: map[string]int32{},
 		byReq:    map[int32]*bp{},
+		reqClass: map[int32]jdwp.ReferenceTypeID{},
 		shown:    map[jdwp.ObjectID]bool{},
 	}
 }
@@ -163,6 +166,7 @@ func (b *breakpoints) drop(ctx context.Context, p *bp) {
 	p.reqs = nil
 	for _, id := range reqs {
 		delete(b.byReq, id)
+		delete(b.reqClass, id)
 	}
 	b.mu.Unlock()
 	for _, id := range reqs {
@@ -327,6 +331,7 @@ func (b *breakpoints) setRequests(ctx context.Context, p *bp, locs []jdwp.Locati
 		b.mu.Lock()
 		p.reqs = append(p.reqs, id)
 		b.byReq[id] = p
+		b.reqClass[id] = l.Class
 		b.mu.Unlock()
 	}
 	b.mu.Lock()

@@ -149,6 +149,7 @@ var handlers = map[string]handlerFunc{
 	"stepIn":                  func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepInto) },
 	"stepOut":                 func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOut) },
 	"pause":                   (*server).pause,
+	"redefineClasses":         (*server).redefineClasses,
 }
 
 // serve answers requests until the client goes or disconnects, then ends
@@ -179,7 +180,7 @@ func (s *server) dispatch(req *request) {
 	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
 		err = fmt.Errorf("%s before initialize", req.Command)
 	default:
-		ctx, cancel := context.WithTimeout(s.ctx, requestTimeout)
+		ctx, cancel := context.WithTimeout(s.ctx, timeoutOf(req))
 		body, err = s.Handle(req, func() (any, error) { return h(s, ctx, req) })
 		cancel()
 		if a, ok := body.(afterReply); ok {
@@ -194,6 +195,19 @@ func (s *server) dispatch(req *request) {
 	if after != nil {
 		after()
 	}
+}
+
+// maxRequestTimeout bounds the longer time a request may ask for.
+const maxRequestTimeout = 10 * time.Minute
+
+// timeoutOf is how long a request may take: requestTimeout, or for
+// redefineClasses (of many classes, say) the longer timeout (ms) it asks.
+func timeoutOf(req *request) time.Duration {
+	var args adapter.RedefineClassesArgs
+	if req.Command != adapter.RedefineClassesCommand || req.Args(&args) != nil || args.Timeout <= 0 {
+		return requestTimeout
+	}
+	return min(max(time.Duration(args.Timeout)*time.Millisecond, requestTimeout), maxRequestTimeout)
 }
 
 // afterReply is a handler's body plus work to do once the reply is out

@@ -10,7 +10,8 @@ import (
 )
 
 // typeCache remembers what never changes while a class is loaded: its
-// signature, source file, fields, methods and their tables. It is shared
+// signature, source file, fields, methods and their tables (until a
+// redefinition, see forget). It is shared
 // by the request and event goroutines.
 type typeCache struct {
 	vm *jdwp.Conn
@@ -122,6 +123,24 @@ func (c *typeCache) className(ctx context.Context, t jdwp.ReferenceTypeID) strin
 		return "?"
 	}
 	return typeName(sig)
+}
+
+// forget drops what a redefinition of class t may have changed: its
+// methods and their line and variable tables.
+func (c *typeCache) forget(t jdwp.ReferenceTypeID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.methods, t)
+	for k := range c.lines {
+		if k.class == t {
+			delete(c.lines, k)
+		}
+	}
+	for k := range c.vars {
+		if k.class == t {
+			delete(c.vars, k)
+		}
+	}
 }
 
 func (c *typeCache) sourceFile(ctx context.Context, t jdwp.ReferenceTypeID) (string, error) {
