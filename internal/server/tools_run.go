@@ -57,10 +57,10 @@ type runResult struct {
 }
 
 // shapeArgs are the answer-shaping arguments of every tool that returns a
-// stop snapshot.
+// stop snapshot. The instructions describe them once, for all those tools.
 type shapeArgs struct {
-	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only locals changed since the last stop in this frame"`
-	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000 bytes)"`
+	ChangesOnly bool `json:"changesOnly,omitempty"`
+	MaxBytes    Int  `json:"maxBytes,omitempty"`
 }
 
 // shape applies changesOnly and the byte budget.
