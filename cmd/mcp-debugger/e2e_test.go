@@ -152,7 +152,7 @@ func TestAgentDebugsPythonOverStdio(t *testing.T) {
 	langs := a.ok("list_supported_languages", nil)
 	pythonInstalled := false
 	for _, l := range langs["languages"].([]any) {
-		if entry, _ := l.(map[string]any); entry["language"] == "python" {
+		if entry, _ := l.(map[string]any); entry["id"] == "python" {
 			pythonInstalled = entry["installed"] == true
 		}
 	}

@@ -133,7 +133,7 @@ func TestListSupportedLanguagesOneEntryPerLanguage(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, l := range out.list("languages") {
-		id := l.str("language")
+		id := l.str("id")
 		if seen[id] {
 			t.Errorf("%s is listed twice", id)
 		}
@@ -149,7 +149,7 @@ func TestListSupportedLanguagesOneEntryPerLanguage(t *testing.T) {
 		t.Errorf("count %d for %d languages", out.num("count"), len(seen))
 	}
 	for _, l := range out.list("languages") {
-		switch l.str("language") {
+		switch l.str("id") {
 		case "go":
 			if l["installed"] != false || !strings.Contains(l.str("reason"), "DLV_PATH") || !strings.Contains(l.str("installHint"), "go install") || l.str("debugTest") != "go test" {
 				t.Errorf("go with DLV_PATH wrong should say why and what to install, and its runner: %v", l)

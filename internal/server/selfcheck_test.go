@@ -23,7 +23,7 @@ func TestListSupportedLanguagesCheck(t *testing.T) {
 		t.Fatalf("languages: %v", out)
 	}
 	for _, a := range languages {
-		lang, check := a.str("language"), a.obj("check")
+		lang, check := a.str("id"), a.obj("check")
 		t.Logf("%-10s %-7s %5d ms %s %s", lang, check.str("status"), check.num("ms"), check.str("error"), check.str("hint"))
 		if ok := check["ok"] == true; ok != (check.str("status") == "ok") {
 			t.Errorf("%s: ok=%v but status %q", lang, check["ok"], check.str("status"))
@@ -78,7 +78,7 @@ func TestListSupportedLanguagesWithoutCheck(t *testing.T) {
 	}
 	for _, a := range out.list("languages") {
 		if _, ok := a["check"]; ok {
-			t.Errorf("%s has a check without check: %v", a.str("language"), a)
+			t.Errorf("%s has a check without check: %v", a.str("id"), a)
 		}
 	}
 	h.fail("list_supported_languages", map[string]any{"check": true, "timeout": -1}, "timeout -1 is negative")

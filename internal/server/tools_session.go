@@ -47,7 +47,7 @@ type messageResult struct {
 // whether it can be debugged here (or what to install), with which adapter
 // and version, and which test runner debug_test drives.
 type languageEntry struct {
-	ID          string   `json:"language" jsonschema:"the language id create_debug_session takes (the reference's field name)"`
+	ID          string   `json:"id" jsonschema:"the language id create_debug_session takes"`
 	DisplayName string   `json:"displayName"`
 	Aliases     []string `json:"aliases,omitempty" jsonschema:"other ids create_debug_session accepts"`
 	Installed   bool     `json:"installed" jsonschema:"the debug adapter is here: launch and attach work unless unavailable says otherwise"`

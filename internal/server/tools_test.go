@@ -28,7 +28,7 @@ func TestListSupportedLanguages(t *testing.T) {
 	out := h.ok("list_supported_languages", nil)
 	var mock result
 	for _, l := range out.list("languages") {
-		if l.str("language") == "mock" {
+		if l.str("id") == "mock" {
 			mock = l
 		}
 	}
