@@ -295,6 +295,10 @@ type Quirks struct {
 	// locations): lldb-dap leaves Rust's hash suffixes and legacy symbol
 	// escapes in names ("main::h038dc…", "$u7b$$u7b$closure$u7d$$u7d$").
 	FrameName func(name string) string
+	// PauseAfterAttach: the adapter's attach request has no stopOnEntry
+	// (debugpy's), so an attach that should leave the program paused sends
+	// a pause once configured.
+	PauseAfterAttach bool
 	// ExceptionID, when set, cleans the exception id of an exceptionInfo
 	// answer (debugpy appends a note about where execution is paused).
 	ExceptionID func(id string) string

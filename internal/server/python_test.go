@@ -256,6 +256,24 @@ func TestPythonAttachPausesAndRestartIsRefused(t *testing.T) {
 	}
 }
 
+// debugpy's attach has no stopOnEntry: without a breakpoint to hit, the
+// attach used to wait out its whole timeout and answer "running". The
+// server pauses the program itself.
+func TestPythonAttachWithoutBreakpointsPauses(t *testing.T) {
+	h := newHarness(t)
+	port, _ := debugpyListening(t, "forever.py")
+	id := h.sessionFor("python")
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 20000})
+	if att.str("state") != "paused" || att.str("stopReason") != "pause" || att["timedOut"] != nil {
+		t.Fatalf("attach should pause the running program: %v", att)
+	}
+	if f := att.obj("location").str("function"); f != "tick" && f != "<module>" {
+		t.Errorf("paused in the program's own code: %v", att["location"])
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": pythonProgram(t, "forever.py"), "line": 6})
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 6)
+}
+
 func TestPythonAttachToDebugpyListen(t *testing.T) {
 	h := newHarness(t)
 	port, p := debugpyListening(t, "loop.py")

@@ -386,6 +386,11 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 		s.setStateLocked(StateRunning, kind+"ed")
 	}
 	s.mu.Unlock()
+	if kind == "attach" && stopOnEntry && conn.Quirks.PauseAfterAttach {
+		if err := r.call(hctx, "pause", map[string]any{"threadId": s.anyThread(hctx, r)}, nil); err != nil {
+			return abort(fmt.Errorf("pause after attaching: %w", err))
+		}
+	}
 
 	res := &StartResult{Arguments: conn.Arguments, BreakpointsApplied: applied, Runtime: conn.Runtime}
 	if !wait.Wait && !stopOnEntry {
