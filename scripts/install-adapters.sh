@@ -79,7 +79,8 @@ for lang in "${want[@]}"; do
         echo "node: installing nodejs"
         apt_install nodejs
       fi
-      # The TypeScript project test installs tsx from the npm registry.
+      # The TypeScript project test installs tsx, and the schema test
+      # (TestEverySchemaCompilesUnderAjvStrict) ajv, from the npm registry.
       if command -v npm >/dev/null; then
         echo "node: npm present ($(npm --version))"
       else

@@ -103,10 +103,18 @@ Commands:
 }
 
 func versionString() string {
-	if version != "" {
-		return version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi)
+}
+
+// versionOf is the version to report: the one stamped at link time, else
+// the main module's version in the build info, which `go install
+// module@version` records, else "dev" for a build from a work tree.
+func versionOf(stamped string, bi *debug.BuildInfo) string {
+	if stamped != "" {
+		return stamped
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return "dev"

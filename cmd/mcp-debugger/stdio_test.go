@@ -264,3 +264,30 @@ func TestRequestsBeforeTheEndOfInputAreAnswered(t *testing.T) {
 		}
 	}
 }
+
+// A request sent before initialize is refused with a JSON-RPC error code a
+// client can act on and a message saying what to send first; ping, which
+// MCP allows at any time, is answered; after initialize all is served.
+func TestRequestBeforeInitializeIsRefusedWithACode(t *testing.T) {
+	c := startRaw(t)
+	for _, method := range []string{"tools/list", "tools/call"} {
+		resp := c.request(method, map[string]any{"name": "list_debug_sessions", "arguments": map[string]any{}})
+		e, _ := resp["error"].(map[string]any)
+		if e == nil {
+			t.Fatalf("%s before initialize: %v, want an error", method, resp)
+		}
+		if code, _ := e["code"].(float64); code != -32600 {
+			t.Errorf("%s before initialize: error code %v, want -32600 (invalid request): %v", method, e["code"], e["message"])
+		}
+		if msg, _ := e["message"].(string); !strings.Contains(msg, `send "initialize" first`) {
+			t.Errorf("%s before initialize: message %q does not tell to send initialize first", method, msg)
+		}
+	}
+	if resp := c.request("ping", nil); resp["result"] == nil {
+		t.Errorf("ping before initialize: %v, want a result", resp)
+	}
+	c.initialize()
+	if resp := c.request("tools/list", nil); resp["result"] == nil {
+		t.Fatalf("tools/list after initialize: %v", resp)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -35,5 +36,26 @@ func TestStampedVersionIsWhatVersionAndServerInfoSay(t *testing.T) {
 	defer cs.Close()
 	if got := cs.InitializeResult().ServerInfo.Version; got != stamped {
 		t.Errorf("serverInfo.version %q, want %q", got, stamped)
+	}
+}
+
+// A binary from `go install github.com/…/cmd/mcp-debugger@v1.4.2` is not
+// stamped; its build info holds the module version, and that is what it
+// reports. A work-tree build, "(devel)" in the build info, says "dev".
+func TestUnstampedVersionComesFromTheBuildInfo(t *testing.T) {
+	installed := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mcp-debugger/mcp-debugger", Version: "v1.4.2"}}
+	for _, c := range []struct {
+		stamped string
+		info    *debug.BuildInfo
+		want    string
+	}{
+		{"", installed, "v1.4.2"},
+		{"v9.9.9", installed, "v9.9.9"},
+		{"", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
+		{"", nil, "dev"},
+	} {
+		if got := versionOf(c.stamped, c.info); got != c.want {
+			t.Errorf("stamped %q, build info %+v: version %q, want %q", c.stamped, c.info, got, c.want)
+		}
 	}
 }

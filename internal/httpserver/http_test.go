@@ -3,6 +3,7 @@ package httpserver_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -249,4 +250,40 @@ func TestHumanControl(t *testing.T) {
 	if len(calls) != 2 || calls[0].Client != "human" || calls[0].Tool != "step_over" || !calls[0].OK {
 		t.Fatalf("timeline tail: %+v", calls)
 	}
+}
+
+// Streamable HTTP: a POST that is not initialize and carries no
+// Mcp-Session-Id is answered 400, with a JSON-RPC error that says to
+// initialize first; initialize itself still opens a session.
+func TestRequestWithoutSessionIsBadRequest(t *testing.T) {
+	l := startLive(t, httpserver.Config{})
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"list_debug_sessions","arguments":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	} {
+		req, _ := http.NewRequest("POST", l.url+"/mcp", bytes.NewBufferString(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s without Mcp-Session-Id: HTTP %d, want 400: %s", body, resp.StatusCode, answer)
+			continue
+		}
+		var msg struct {
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(answer, &msg); err != nil || msg.Error.Code != -32600 || !strings.Contains(msg.Error.Message, `send "initialize" first`) {
+			t.Errorf("%s without Mcp-Session-Id: body %s, want a JSON-RPC error -32600 saying to initialize first", body, answer)
+		}
+	}
+	l.agent("").ok("list_debug_sessions", map[string]any{})
 }

@@ -95,7 +95,7 @@ func New(srv *server.Server, cfg Config) *Handler {
 		Logger:              log,
 	})
 	static, _ := fs.Sub(webFS, "web")
-	h.mux.Handle("/mcp", h.guard(false, mcpHandler))
+	h.mux.Handle("/mcp", h.guard(false, &mcpFront{next: mcpHandler, calls: &callRegistry{calls: map[callKey]bool{}}}))
 	h.mux.Handle("GET /healthz", h.guard(true, http.HandlerFunc(h.healthz)))
 	h.mux.Handle("GET /version", h.guard(false, http.HandlerFunc(h.version)))
 	h.mux.Handle("GET /{$}", h.guard(true, http.HandlerFunc(h.page)))

@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,4 +54,44 @@ func TestWrongArgumentTypesSayWhichAndWhat(t *testing.T) {
 
 func containsAny(s string, subs ...string) bool {
 	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
+}
+
+// MCP Inspector (0.15) sends every argument as text: numbers, booleans,
+// arrays and objects as strings. A debugging round on real debugpy goes as
+// if they had been sent in their declared types.
+func TestInspectorStyleStringArgumentsOnPython(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := pythonProgram(t, "loop.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": "16", "condition": "i == 2"})
+	snap := h.ok("start_debugging", map[string]any{
+		"sessionId": id, "scriptPath": prog, "args": `["--tag", "inspector"]`, "env": `{"LOOP_TAG": "from-env"}`,
+		"stopOnEntry": "false", "waitForStop": "true", "timeout": "60000", "changesOnly": "false", "maxBytes": "20000",
+	})
+	wantStop(t, snap, "breakpoint", 16)
+	if i := snap.vars("locals")["i"]; i != "2" {
+		t.Fatalf("the condition \"i == 2\" should hold at the stop: i = %s", i)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "sys.argv[1:]"}); ev.str("result") != "['--tag', 'inspector']" {
+		t.Errorf("args given as a JSON string: argv %v", ev["result"])
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "__import__('os').environ['LOOP_TAG']"}); ev.str("result") != "'from-env'" {
+		t.Errorf("env given as a JSON string: %v", ev["result"])
+	}
+	frames := h.ok("get_stack_trace", map[string]any{"sessionId": id, "levels": "5", "includeInternals": "false"}).list("stackFrames")
+	if len(frames) == 0 {
+		t.Fatal("no stack frames")
+	}
+	frameID := strconv.Itoa(frames[0].num("id"))
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "i * 10", "frameId": frameID, "timeout": "5000"}); ev.str("result") != "20" {
+		t.Errorf("evaluate with frameId %q: %v", frameID, ev["result"])
+	}
+	locals := h.ok("get_local_variables", map[string]any{"sessionId": id, "frameId": frameID}).vars("variables")
+	if locals["total"] != "3" {
+		t.Errorf("locals of frame %q: %v", frameID, locals)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": "true", "timeout": "60000"})
+	if _, exited := end["exitCode"]; !exited || !strings.Contains(end.outputText("output"), "total 30") {
+		t.Errorf("after the last hit the program should run to its end: %v", end)
+	}
 }

@@ -70,3 +70,33 @@ func TestToolAnnotationsLetClientsAutoApproveReads(t *testing.T) {
 		t.Errorf("checked %d of the 6 named tools", seen)
 	}
 }
+
+// An optional argument is declared with its value's type alone: optional
+// means not required, not ["null", "boolean"], which some clients render
+// as a type picker and others refuse.
+func TestOptionalArgumentsHavePlainTypes(t *testing.T) {
+	h := newHarness(t)
+	list, err := h.cs.ListTools(h.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		raw, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in struct {
+			Properties map[string]struct {
+				Type any `json:"type"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range in.Properties {
+			if _, plain := p.Type.(string); !plain {
+				t.Errorf("%s: argument %q has type %v, want one JSON type", tool.Name, name, p.Type)
+			}
+		}
+	}
+}

@@ -538,9 +538,10 @@ func TestAdoptOverStdioSaysSessionsAreAlreadyYours(t *testing.T) {
 
 // attach_to_process's timeout bounds reaching the program: with nothing
 // listening, the answer comes when the agent said, not at the adapter's
-// own 10 s retry bound.
+// own 10 s retry bound. Node's and Java's attach, which have no retry,
+// must not take longer either.
 func TestAttachTimeoutBoundsTheConnect(t *testing.T) {
-	for _, lang := range []string{"python", "go", "ruby"} {
+	for _, lang := range []string{"python", "go", "ruby", "javascript", "java"} {
 		h := newHarness(t)
 		id := h.sessionFor(lang)
 		start := time.Now()

@@ -3,7 +3,8 @@
 // a malformed line is answered with a JSON-RPC error and skipped instead of
 // ending the connection. The SDK's transport treats any undecodable line as
 // the end of the stream, which would end the server and every debug session
-// with it over one stray byte.
+// with it over one stray byte. A call before initialize is refused here
+// too, with a code and message a client can act on (see mcpinit).
 package stdio
 
 import (
@@ -16,8 +17,10 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/mcpinit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -85,6 +88,9 @@ type conn struct {
 	inFlight map[string]bool // true once cancelled
 	// idle is closed while no request is in flight.
 	idle chan struct{}
+
+	// initializeRead is set once an initialize request has been read.
+	initializeRead atomic.Bool
 }
 
 // eofDrain bounds how long the end of stdin waits for the requests read
@@ -141,9 +147,34 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if msg == nil {
 			continue // a blank line
 		}
+		if rej := c.beforeInitialize(msg); rej != nil {
+			c.reject(ctx, rej, v.line)
+			continue
+		}
 		c.track(msg)
 		return msg, nil
 	}
+}
+
+// beforeInitialize refuses a call read before any initialize request,
+// with mcpinit's code and message. Ping is allowed: MCP allows it at any
+// time.
+func (c *conn) beforeInitialize(msg jsonrpc.Message) *Rejection {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.IsCall() || c.initializeRead.Load() {
+		return nil
+	}
+	if req.Method == "initialize" {
+		c.initializeRead.Store(true)
+	}
+	if req.Method == "ping" || mcpinit.NeedsNoSession(req.Method, req.Params) {
+		return nil
+	}
+	id, err := json.Marshal(req.ID.Raw())
+	if err != nil {
+		id = nullID
+	}
+	return &Rejection{Code: mcpinit.Code, Msg: mcpinit.Message(req.Method), ID: id}
 }
 
 // track notes a request read, and a cancellation of one still in flight.
@@ -212,14 +243,15 @@ func (c *conn) awaitAnswers(ctx context.Context) {
 // idKey tells apart the request ids 1 and "1".
 func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
 
-// reject answers a bad line. A line that failed to answer is only logged:
-// if stdout is gone, the next write of the server ends the connection.
+// reject answers a line refused: malformed, or a call before initialize.
+// A line that failed to answer is only logged: if stdout is gone, the next
+// write of the server ends the connection.
 func (c *conn) reject(ctx context.Context, rej *Rejection, line []byte) {
 	const show = 200
 	if len(line) > show {
 		line = line[:show]
 	}
-	c.log.Warn("stdio: rejected a malformed line", "code", rej.Code, "err", rej.Msg, "line", string(line))
+	c.log.Warn("stdio: rejected a line", "code", rej.Code, "err", rej.Msg, "line", string(line))
 	body, err := json.Marshal(rej.response())
 	if err != nil {
 		c.log.Error("stdio: encoding an error response", "err", err)

@@ -117,11 +117,13 @@ func TestCancelledRequestIsNotAnswered(t *testing.T) {
 	defer conn.Close()
 	ctx := context.Background()
 	go func() {
+		// Calls before initialize are refused by the transport itself.
+		fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
 		fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)
 		fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{}}`)
 		fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
 	}()
-	for range 3 {
+	for range 4 {
 		if _, err := conn.Read(ctx); err != nil {
 			t.Fatal(err)
 		}
