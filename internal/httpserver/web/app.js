@@ -77,9 +77,11 @@ function renderSource(v) {
   const pre = $("source");
   pre.replaceChildren();
   if (!v || !v.context) return;
+  const at = v.location && v.location.line;
   for (const l of v.context.surrounding) {
-    const line = el("span", null, l.current ? "current" : "");
-    line.append(el("b", (l.current ? "▶ " : "  ") + l.line), document.createTextNode(l.content));
+    const here = l.line === at;
+    const line = el("span", null, here ? "current" : "");
+    line.append(el("b", (here ? "▶ " : "  ") + l.line), document.createTextNode(l.content));
     pre.append(line);
   }
 }
