@@ -63,12 +63,10 @@ func TestBreakpointFlow(t *testing.T) {
 	if f := snap.obj("location").str("file"); f != filepath.Join("testdata", "mock", "basic.mock") {
 		t.Errorf("the stop's file should be written relative to the server's working directory: %q", f)
 	}
-	var around []int
-	for _, l := range snap.obj("context").list("surrounding") {
-		around = append(around, l.num("line"))
-	}
-	if !slices.Equal(around, []int{1, 2, 3, 4}) || snap.obj("context").str("lineContent") != "  let scaled = item * factor" {
-		t.Errorf("source window should be lines 1-4 (two either side of line 2, as the reference's) with line 2 as lineContent: %v", snap["context"])
+	// set_breakpoint's answer showed lines 1-4 (two either side, as the
+	// reference's): the stop says its line and leaves those out.
+	if around := lineNumbers(snap); len(around) != 0 || snap.obj("context").str("lineContent") != "  let scaled = item * factor" {
+		t.Errorf("the stop should leave out the lines set_breakpoint just showed, with line 2 as lineContent: %v", snap["context"])
 	}
 	listed := h.ok("list_breakpoints", map[string]any{"sessionId": id})
 	if listed.num("count") != 1 || listed.list("breakpoints")[0]["verified"] != true {
@@ -77,6 +75,9 @@ func TestBreakpointFlow(t *testing.T) {
 
 	step := h.ok("step_over", map[string]any{"sessionId": id})
 	wantStop(t, step, "step", 3)
+	if around := lineNumbers(step); !slices.Equal(around, []int{5}) {
+		t.Errorf("a step shows only the source lines the last answers did not (line 5): %v", step["context"])
+	}
 	if step.vars("locals")["scaled"] != "3" {
 		t.Errorf("scaled after the step: %v", step.vars("locals"))
 	}
@@ -586,4 +587,13 @@ func TestRestartStartsTheOutputAfresh(t *testing.T) {
 			t.Errorf("from %v: the earlier run's output is not dropped output: %v", since, page)
 		}
 	}
+}
+
+// lineNumbers are the numbers of a snapshot's surrounding source lines.
+func lineNumbers(snap result) []int {
+	var lines []int
+	for _, l := range snap.obj("context").list("surrounding") {
+		lines = append(lines, l.num("line"))
+	}
+	return lines
 }

@@ -119,6 +119,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	res.Warning = movedWarning(res.Breakpoint, placed)
 	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
 		res.Context = &c
+		s.showedSource(req.File, c.Surrounding, false)
 	}
 	return res, nil
 }

@@ -123,6 +123,8 @@ type Session struct {
 	endUnseen  bool
 	spec       *startSpec // how the session was started, for restart
 	snapCursor uint64     // output already shown in snapshots
+	// shown is the source the latest answers showed (see shownSource).
+	shown shownSource
 
 	watches     []Watch
 	nextWatchID int

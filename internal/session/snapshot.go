@@ -451,7 +451,7 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Location = locationOf(st)
 		if l := snap.Location; l.File != "" {
 			if c, err := ReadContext(l.File, l.Line, snapshotContextSide); err == nil {
-				c.Surrounding = withoutBlankLines(c.Surrounding)
+				c.Surrounding = s.showedSource(l.File, withoutBlankLines(c.Surrounding), true)
 				snap.Context = &c
 			}
 		}
@@ -530,6 +530,20 @@ func isSpecial(v dap.Variable) bool {
 		return true
 	}
 	return v.PresentationHint != nil && v.PresentationHint.Kind == "virtual" && strings.HasSuffix(n, "variables")
+}
+
+// showedSource records that an answer shows lines of file, and returns
+// those the agent has not just read. A stop starts the record afresh
+// (stop); set_breakpoint adds to it.
+func (s *Session) showedSource(file string, lines []SourceLine, stop bool) []SourceLine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	unseen := s.shown.unseen(file, lines)
+	if stop || s.shown == nil {
+		s.shown = shownSource{}
+	}
+	s.shown.add(file, lines)
+	return unseen
 }
 
 // withoutBlankLines drops the blank lines of a snapshot's source window:

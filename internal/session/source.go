@@ -146,3 +146,34 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// shownSource is the source an agent has just read in this session's
+// answers (set_breakpoint's window, the previous stop's), by file, line
+// number and text. A stop's answer leaves those lines out of its window,
+// as it leaves out output already shown: a step to the next line repeats
+// four of five lines otherwise. A line whose text changed (the file was
+// edited) is shown again; lineContent always says the current line.
+type shownSource map[string]map[int]string
+
+func (s shownSource) add(file string, lines []SourceLine) {
+	byLine := s[file]
+	if byLine == nil {
+		byLine = map[int]string{}
+		s[file] = byLine
+	}
+	for _, l := range lines {
+		byLine[l.Line] = l.Content
+	}
+}
+
+// unseen is lines without the ones shown with the same text.
+func (s shownSource) unseen(file string, lines []SourceLine) []SourceLine {
+	byLine := s[file]
+	out := make([]SourceLine, 0, len(lines))
+	for _, l := range lines {
+		if text, ok := byLine[l.Line]; !ok || text != l.Content {
+			out = append(out, l)
+		}
+	}
+	return out
+}
