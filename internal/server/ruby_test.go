@@ -239,3 +239,68 @@ func TestRubyDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 		t.Errorf("a passing test: %v", passing)
 	}
 }
+
+// rdbg -c runs the program when it is spawned, so dapLaunchArgs env and cwd
+// reach it only through the spawn, never through the launch request.
+func TestRubyDapLaunchArgsEnvAndCwdReachTheProgram(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	dir := filepath.Join(repoRoot(t), "testdata", "ruby", "bundled")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src,
+		"dapLaunchArgs": map[string]any{"env": map[string]any{"MCP_RUBY_ENV_PROBE": "probe-16"}, "cwd": dir}})
+	wantStop(t, snap, "breakpoint", 12)
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "ENV['MCP_RUBY_ENV_PROBE']"}); ev.str("result") != `"probe-16"` {
+		t.Errorf("dapLaunchArgs env in the program: %v", ev)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "Dir.pwd"}); ev.str("result") != `"`+dir+`"` {
+		t.Errorf("dapLaunchArgs cwd in the program (want %s): %v", dir, ev)
+	}
+}
+
+// What the program printed before a stop can be read while it is paused
+// there, not only once it ends.
+func TestRubyOutputReadableWhilePaused(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12, "condition": "i == 3"})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
+	h.waitForOutput(id, "item 2 total 3\n")
+}
+
+// An uncaught exception with no exception breakpoint ends the run stopped,
+// with ruby's exit code 1 and the error in the output.
+func TestRubyUncaughtExceptionEndsStoppedWithItsExitCode(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": rubyProgram(t, "raise.rb")})
+	if end.str("state") != "stopped" || end.num("exitCode") != 1 {
+		t.Fatalf("the raising program should end stopped with code 1: %v", end)
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(all, "bad order 3 (ArgumentError)") {
+		t.Fatalf("output: %q", all)
+	}
+}
+
+// rdbg has no logpoints (it ignores logMessage and stops): the session
+// stops, writes the interpolated message to the output and continues, and
+// the answer says so.
+func TestRubyLogpointPrintsWithoutPausing(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13, "logMessage": "LP i={i} w={w}"})
+	if bp.str("logMessage") != "LP i={i} w={w}" || !strings.Contains(strings.ToLower(bp.str("warning")), "unknown") {
+		t.Errorf("the logpoint's answer: %v", bp)
+	}
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
+		t.Fatalf("the logpoint must not pause the program: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(all, "LP i=1 w=\"w10\"\n") || !strings.Contains(all, "LP i=5 w=\"w50\"\n") || !strings.Contains(all, "item 5 total 15\n") {
+		t.Fatalf("the logpoint's lines in the output: %q", all)
+	}
+}
