@@ -304,3 +304,36 @@ func TestRubyLogpointPrintsWithoutPausing(t *testing.T) {
 		t.Fatalf("the logpoint's lines in the output: %q", all)
 	}
 }
+
+// Breakpoints removed while the program runs (not paused) no longer stop
+// it: remove_breakpoint one, then clear_breakpoints the rest.
+func TestRubyBreakpointsRemovedWhileRunningDoNotStop(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "gate.rb")
+	gate := filepath.Join(t.TempDir(), "gate")
+	open := func(round string) {
+		if err := os.WriteFile(gate+"."+round, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 5})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 8})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "args": []string{gate}}), "breakpoint", 5)
+	h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
+	h.waitForOutput(id, "round 0\n")
+
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 5})
+	open("0")
+	// Line 5 prints the round: a breakpoint still there would stop the
+	// program before it does.
+	h.waitForOutput(id, "round 1\n")
+
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	open("1")
+	open("2")
+	end := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("the cleared breakpoint on line 8 stopped the program, or it did not end: %v", end)
+	}
+}
