@@ -43,6 +43,5 @@ func quirks(d dialect) adapter.Quirks {
 // gem 1.6 ignores logMessage and stops there (server_dap.rb leaves the
 // capability commented out), so the session emulates them.
 func (a *Adapter) LogpointWarning() string {
-	return "rdbg's logpoint support is unknown: it does not announce supportsLogPoints, and the debug gem 1.6 ignores logMessage and stops. " +
-		"The server emulates the logpoint: at each hit it stops the program, evaluates the {expressions} in the top frame, writes the message to the output (category console) and continues; the agent sees no stop"
+	return "rdbg's logpoint support is unknown (it announces no supportsLogPoints; debug 1.6 ignores logMessage), so the server emulates it: at each hit it stops, evaluates the {expressions}, writes the line to the output and continues"
 }
