@@ -145,6 +145,13 @@ type FunctionNameAdvisor interface {
 	FunctionNameWarning(name string) string
 }
 
+// LogpointAdvisor is implemented by adapters whose logpoints the agent
+// should be warned about when it sets one.
+type LogpointAdvisor interface {
+	// LogpointWarning says how a logpoint behaves with this adapter.
+	LogpointWarning() string
+}
+
 // TestRequest is what debug_test asks for. Path is absolute.
 type TestRequest struct {
 	Path           string

@@ -239,3 +239,101 @@ func TestRubyDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 		t.Errorf("a passing test: %v", passing)
 	}
 }
+
+// rdbg -c runs the program when it is spawned, so dapLaunchArgs env and cwd
+// reach it only through the spawn, never through the launch request.
+func TestRubyDapLaunchArgsEnvAndCwdReachTheProgram(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	dir := filepath.Join(repoRoot(t), "testdata", "ruby", "bundled")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src,
+		"dapLaunchArgs": map[string]any{"env": map[string]any{"MCP_RUBY_ENV_PROBE": "probe-16"}, "cwd": dir}})
+	wantStop(t, snap, "breakpoint", 12)
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "ENV['MCP_RUBY_ENV_PROBE']"}); ev.str("result") != `"probe-16"` {
+		t.Errorf("dapLaunchArgs env in the program: %v", ev)
+	}
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "Dir.pwd"}); ev.str("result") != `"`+dir+`"` {
+		t.Errorf("dapLaunchArgs cwd in the program (want %s): %v", dir, ev)
+	}
+}
+
+// What the program printed before a stop can be read while it is paused
+// there, not only once it ends.
+func TestRubyOutputReadableWhilePaused(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12, "condition": "i == 3"})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
+	h.waitForOutput(id, "item 2 total 3\n")
+}
+
+// An uncaught exception with no exception breakpoint ends the run stopped,
+// with ruby's exit code 1 and the error in the output.
+func TestRubyUncaughtExceptionEndsStoppedWithItsExitCode(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": rubyProgram(t, "raise.rb")})
+	if end.str("state") != "stopped" || end.num("exitCode") != 1 {
+		t.Fatalf("the raising program should end stopped with code 1: %v", end)
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(all, "bad order 3 (ArgumentError)") {
+		t.Fatalf("output: %q", all)
+	}
+}
+
+// rdbg has no logpoints (it ignores logMessage and stops): the session
+// stops, writes the interpolated message to the output and continues, and
+// the answer says so.
+func TestRubyLogpointPrintsWithoutPausing(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	bp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13, "logMessage": "LP i={i} w={w}"})
+	if bp.str("logMessage") != "LP i={i} w={w}" || !strings.Contains(strings.ToLower(bp.str("warning")), "unknown") {
+		t.Errorf("the logpoint's answer: %v", bp)
+	}
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	if end.str("state") != "stopped" || end.num("exitCode") != 3 {
+		t.Fatalf("the logpoint must not pause the program: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(all, "LP i=1 w=\"w10\"\n") || !strings.Contains(all, "LP i=5 w=\"w50\"\n") || !strings.Contains(all, "item 5 total 15\n") {
+		t.Fatalf("the logpoint's lines in the output: %q", all)
+	}
+}
+
+// Breakpoints removed while the program runs (not paused) no longer stop
+// it: remove_breakpoint one, then clear_breakpoints the rest.
+func TestRubyBreakpointsRemovedWhileRunningDoNotStop(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "gate.rb")
+	gate := filepath.Join(t.TempDir(), "gate")
+	open := func(round string) {
+		if err := os.WriteFile(gate+"."+round, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 5})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 8})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "args": []string{gate}}), "breakpoint", 5)
+	h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
+	h.waitForOutput(id, "round 0\n")
+
+	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 5})
+	open("0")
+	// Line 5 prints the round: a breakpoint still there would stop the
+	// program before it does.
+	h.waitForOutput(id, "round 1\n")
+
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	open("1")
+	open("2")
+	end := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("the cleared breakpoint on line 8 stopped the program, or it did not end: %v", end)
+	}
+}

@@ -117,6 +117,9 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	res := &LineBreakpointResult{Breakpoint: *bp}
 	s.mu.Unlock()
 	res.Warning = movedWarning(res.Breakpoint, placed)
+	if res.Breakpoint.isLogpoint() {
+		res.Warning = joinWarnings(res.Warning, s.LogpointWarning())
+	}
 	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
 		res.Context = &c
 		s.showedSource(req.File, c.Surrounding, false)
@@ -137,6 +140,14 @@ func (s *Session) unboundMessageLocked() string {
 	return "pending: sent to the debugger when the program starts"
 }
 
+// joinWarnings joins two warnings, either of which may be "".
+func joinWarnings(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}
+
 // movedWarning says where a breakpoint went when that is not the line
 // asked for: placed by the server on the next line with code (placed), or
 // moved by the adapter.
@@ -155,7 +166,7 @@ func movedWarning(bp Breakpoint, placed int) string {
 func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 	s.mu.Lock()
 	bps := append([]*Breakpoint(nil), s.bps.files[file]...)
-	args := setBreakpointsArgs(file, bps, r.logpointTraces())
+	args := setBreakpointsArgs(file, bps, r.logpointTraces(), r.emulatesLogpoints())
 	s.mu.Unlock()
 	var body dap.SetBreakpointsResponseBody
 	err := r.call(ctx, "setBreakpoints", args, &body)

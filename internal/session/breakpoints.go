@@ -225,11 +225,15 @@ func (r *breakpointRegistry) removeFunctions(match func(*FunctionBreakpoint) boo
 }
 
 // sourceBreakpoints is a file's breakpoint list as sent; tracepoints go as
-// logpoints when logpoints is set, as plain breakpoints otherwise.
-func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm) []dap.SourceBreakpoint {
+// logpoints when logpoints is set, as plain breakpoints otherwise; logpoints
+// go as plain breakpoints when emulatedLogpoints (see logpoint.go).
+func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm, emulatedLogpoints bool) []dap.SourceBreakpoint {
 	out := make([]dap.SourceBreakpoint, len(bps))
 	for i, bp := range bps {
 		out[i] = dap.SourceBreakpoint{Line: bp.sendLine, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage}
+		if emulatedLogpoints {
+			out[i].LogMessage = ""
+		}
 		if len(bp.Collect) > 0 {
 			bp.TraceMode = TraceByStopping
 			if logpoints != nil {
@@ -241,11 +245,12 @@ func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm) []dap.SourceBr
 	return out
 }
 
-// hasTracepoints reports whether any line breakpoint collects values.
-func (r *breakpointRegistry) hasTracepoints() bool {
+// hasSessionAnswered reports whether a stop at any line breakpoint is the
+// session's to answer (answeredBySession).
+func (r *breakpointRegistry) hasSessionAnswered(emulatedLogpoints bool) bool {
 	for _, bps := range r.files {
 		for _, bp := range bps {
-			if len(bp.Collect) > 0 {
+			if bp.answeredBySession(emulatedLogpoints) {
 				return true
 			}
 		}

@@ -452,7 +452,7 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 	lines := s.bps.lines()
 	for _, file := range s.bps.sortedFiles() {
 		bps := s.bps.files[file]
-		p, err := r.client.Send("setBreakpoints", setBreakpointsArgs(file, bps, r.logpointTraces()))
+		p, err := r.client.Send("setBreakpoints", setBreakpointsArgs(file, bps, r.logpointTraces(), r.emulatesLogpoints()))
 		if err != nil {
 			s.mu.Unlock()
 			return 0, err
@@ -512,10 +512,10 @@ func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, e
 
 // setBreakpointsArgs is a file's setBreakpoints request; logpoints, when
 // set, sends tracepoints as logpoints (see tracepoint.go). s.mu is held.
-func setBreakpointsArgs(file string, bps []*Breakpoint, logpoints logpointForm) map[string]any {
+func setBreakpointsArgs(file string, bps []*Breakpoint, logpoints logpointForm, emulatedLogpoints bool) map[string]any {
 	return map[string]any{
 		"source":         map[string]any{"path": file},
-		"breakpoints":    sourceBreakpoints(bps, logpoints),
+		"breakpoints":    sourceBreakpoints(bps, logpoints, emulatedLogpoints),
 		"lines":          linesOf(bps),
 		"sourceModified": false,
 	}

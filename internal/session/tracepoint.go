@@ -124,23 +124,25 @@ func (s *Session) retireTracepoint(id int) {
 	go s.removeTemporary(context.Background(), id)
 }
 
-// tracepointsHitLocked returns the tracepoints a stop is for, when it is
-// for nothing else (the session answers such stops itself). Adapters that
-// do not say which breakpoints were hit (rdbg) are asked where the stop is,
-// with s.mu released meanwhile; the caller checks s.r again. s.mu is held.
+// tracepointsHitLocked returns the tracepoints (and emulated logpoints) a
+// stop is for, when it is for nothing else (the session answers such stops
+// itself). Adapters that do not say which breakpoints were hit (rdbg) are
+// asked where the stop is, with s.mu released meanwhile; the caller checks
+// s.r again. s.mu is held.
 func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
 	if st.Reason != "breakpoint" {
 		return nil
 	}
+	emulated := r.emulatesLogpoints()
 	if len(st.HitBreakpointIDs) == 0 {
-		if !s.bps.hasTracepoints() {
+		if !s.bps.hasSessionAnswered(emulated) {
 			return nil
 		}
 		s.mu.Unlock()
 		file, line := topLocation(r, st.ThreadID)
 		s.mu.Lock()
 		for _, bp := range s.bps.linesAt(file) {
-			if bp.Line == line && len(bp.Collect) > 0 {
+			if bp.Line == line && bp.answeredBySession(emulated) {
 				return []*Breakpoint{bp}
 			}
 		}
@@ -149,7 +151,7 @@ func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
 	var tps []*Breakpoint
 	for _, id := range st.HitBreakpointIDs {
 		bp := s.bps.lineByID(id)
-		if bp == nil || len(bp.Collect) == 0 {
+		if bp == nil || !bp.answeredBySession(emulated) {
 			return nil
 		}
 		tps = append(tps, bp)
@@ -183,8 +185,8 @@ func topFrame(ctx context.Context, r *run, threadID int) (dap.StackFrame, error)
 
 // traceAndContinue answers a stop at tracepoints for an adapter without
 // interpolating logpoints: collect the values in the top frame, record
-// them, and continue. It runs on the event loop; the stop never reaches
-// the agent.
+// them, and continue; at emulated logpoints, write their messages to the
+// output. It runs on the event loop; the stop never reaches the agent.
 func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
@@ -195,6 +197,14 @@ func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
 	}
 	var retire []int
 	for _, bp := range tps {
+		s.mu.Lock()
+		message := bp.LogMessage
+		logpoint := bp.isLogpoint()
+		s.mu.Unlock()
+		if logpoint {
+			s.writeLogpoint(ctx, r, frame, message, err)
+			continue
+		}
 		s.mu.Lock()
 		over := bp.MaxHits > 0 && bp.Hits >= bp.MaxHits
 		if !over {

@@ -65,24 +65,28 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		return nil, err
 	}
 	preload := append([]string{helper}, requires...)
-	env := cfg.Env
-	gemfile := gemfileFor(cfg.Program, cfg.Env)
+	env, unset, err := spawnEnv(cfg)
+	if err != nil {
+		return nil, err
+	}
+	gemfile := gemfileFor(cfg.Program, env)
 	if gemfile != "" {
 		preload = append([]string{bundlerHelperPath()}, preload...)
-		env = withGemfile(cfg.Env, gemfile)
+		env = withGemfile(env, gemfile)
 	}
 	command := launchCommand(found, ruby, preload, cfg.Program, cfg.Args)
 	runtime := runtimeLine(ruby, why, rubyVersion(ctx, ruby), gemfile)
-	cwd := cfg.Cwd
-	if cwd == "" {
-		cwd = filepath.Dir(cfg.Program)
+	cwd, err := spawnCwd(cfg)
+	if err != nil {
+		return nil, err
 	}
-	args := map[string]any{"type": "rdbg", "request": "launch", "program": cfg.Program, "cwd": cwd}
+	args := map[string]any{"type": "rdbg", "request": "launch", "program": cfg.Program}
 	for k, v := range cfg.Extra {
 		if k != requiresKey {
 			args[k] = v
 		}
 	}
+	args["cwd"] = cwd
 	mapPaths(args)
 	d := dialectOf(found.version)
 	if cfg.DryRun {
@@ -96,7 +100,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 			return nil, err
 		}
 	}
-	srv, err := spawn(ctx, command, cwd, env, log)
+	srv, err := spawn(ctx, command, cwd, environ(env, unset), log)
 	if err != nil {
 		return nil, err
 	}
@@ -275,14 +279,11 @@ func (s *server) exitCode() (int, bool) {
 }
 
 // spawn starts rdbg in its own process group, with the program's cwd and
-// env, reads the address from its stderr and connects.
-func spawn(ctx context.Context, command []string, cwd string, env map[string]string, log *slog.Logger) (*server, error) {
+// environment, reads the address from its stderr and connects.
+func spawn(ctx context.Context, command []string, cwd string, envList []string, log *slog.Logger) (*server, error) {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Dir = cwd
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = envList
 	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("rdbg output: %w", err)

@@ -37,3 +37,11 @@ func quirks(d dialect) adapter.Quirks {
 		UnsupportedWhy: d.name,
 	}
 }
+
+// LogpointWarning says that rdbg's logpoints are unknown ground and how the
+// session handles them: rdbg announces no supportsLogPoints, and the debug
+// gem 1.6 ignores logMessage and stops there (server_dap.rb leaves the
+// capability commented out), so the session emulates them.
+func (a *Adapter) LogpointWarning() string {
+	return "rdbg's logpoint support is unknown (it announces no supportsLogPoints; debug 1.6 ignores logMessage), so the server emulates it: at each hit it stops, evaluates the {expressions}, writes the line to the output and continues"
+}
