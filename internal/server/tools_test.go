@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,12 @@ func TestBreakpointFlow(t *testing.T) {
 	wantStop(t, step, "step", 3)
 	if around := lineNumbers(step); !slices.Equal(around, []int{5}) {
 		t.Errorf("a step shows only the source lines the last answers did not (line 5): %v", step["context"])
+	}
+	if l, unchanged := step.vars("locals"), step["unchanged"]; len(l) != 1 || fmt.Sprint(unchanged) != "[factor item]" && fmt.Sprint(unchanged) != "[item factor]" {
+		t.Errorf("a step repeats no local the stop before it showed with the same value (item, factor), and shows scaled: locals %v, unchanged %v", l, unchanged)
+	}
+	if again := h.ok("wait_for_stop", map[string]any{"sessionId": id}); len(again.vars("locals")) != 3 || len(lineNumbers(again)) != 5 {
+		t.Errorf("asked again about the same stop, the answer is whole: %v", again)
 	}
 	if step.vars("locals")["scaled"] != "3" {
 		t.Errorf("scaled after the step: %v", step.vars("locals"))

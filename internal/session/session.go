@@ -131,6 +131,11 @@ type Session struct {
 	// lastValues holds, per frame of this run (see stopKey), the locals and
 	// watch values of the latest stop there, for Snapshot.Changed.
 	lastValues map[string]map[string]string
+	// shownLocals holds, per frame of this run (see stopKey), the locals
+	// the latest answer that stopped there showed.
+	shownLocals map[string]map[string]Variable
+	// shownStop is the stop the latest snapshot showed.
+	shownStop *Stop
 }
 
 func newSession(id string, a adapter.Adapter, opts Options) *Session {

@@ -298,8 +298,12 @@ type Snapshot struct {
 	LocalsNote       string         `json:"localsNote,omitempty"`
 	Exception        *ExceptionInfo `json:"exception,omitempty"`
 	Watches          []WatchValue   `json:"watches,omitempty"`
-	Changed          []Change       `json:"changed,omitempty"`
-	New              []string       `json:"new,omitempty"`
+	// Unchanged names the locals left out because the previous answer
+	// that stopped in this frame showed them with this value and
+	// reference.
+	Unchanged []string `json:"unchanged,omitempty"`
+	Changed   []Change `json:"changed,omitempty"`
+	New       []string `json:"new,omitempty"`
 	// Compared: there was an earlier stop in the same frame to compare
 	// with, so Changed and New are meaningful (empty means nothing changed).
 	Compared bool `json:"-"`
@@ -447,11 +451,21 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 	if snap.Exception == nil && st.Reason == "exception" && (st.Text != "" || st.Description != "") {
 		snap.Exception = &ExceptionInfo{Description: st.Description, Message: st.Text}
 	}
+	// A second answer about the same stop (wait_for_stop again) shows it
+	// whole: the agent asks because it lost it.
+	s.mu.Lock()
+	again := s.shownStop == st
+	s.shownStop = st
+	s.mu.Unlock()
 	if len(st.frames) > 0 {
 		snap.Location = locationOf(st)
 		if l := snap.Location; l.File != "" {
 			if c, err := ReadContext(l.File, l.Line, snapshotContextSide); err == nil {
-				c.Surrounding = s.showedSource(l.File, withoutBlankLines(c.Surrounding), true)
+				lines := withoutBlankLines(c.Surrounding)
+				if unseen := s.showedSource(l.File, lines, true); !again {
+					lines = unseen
+				}
+				c.Surrounding = lines
 				snap.Context = &c
 			}
 		}
@@ -479,7 +493,38 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 			}
 			snap.Locals = append(snap.Locals, local)
 		}
+		if shown, unchanged := s.showedLocals(stopKey(st), snap.Locals); !again {
+			snap.Locals, snap.Unchanged = shown, unchanged
+		}
 	}
+}
+
+// showedLocals records the locals an answer shows at a stop in the frame
+// key names, and returns those the agent has not read there yet, and the
+// names of the ones it has: the same value and variablesReference as the
+// previous answer in this frame showed, so that the reference the agent
+// holds still opens it. "" (a frame without a known depth) keeps them all.
+func (s *Session) showedLocals(key string, locals []Variable) (shown []Variable, unchanged []string) {
+	if key == "" {
+		return locals, nil
+	}
+	now := make(map[string]Variable, len(locals))
+	s.mu.Lock()
+	before := s.shownLocals[key]
+	if s.shownLocals == nil {
+		s.shownLocals = map[string]map[string]Variable{}
+	}
+	s.shownLocals[key] = now
+	s.mu.Unlock()
+	for _, v := range locals {
+		now[v.Name] = v
+		if was, ok := before[v.Name]; ok && !v.Truncated && was.Value == v.Value && was.VariablesReference == v.VariablesReference {
+			unchanged = append(unchanged, v.Name)
+			continue
+		}
+		shown = append(shown, v)
+	}
+	return shown, unchanged
 }
 
 // fillOutput adds the output produced since the previous snapshot.

@@ -277,7 +277,7 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	s.endUnseen = false
 	s.stop = nil
 	// A new run: its first stops have nothing to compare with.
-	s.lastValues = nil
+	s.lastValues, s.shownLocals = nil, nil
 	since := s.gen
 	launchOutput := s.out.Cursor()
 	s.mu.Unlock()
