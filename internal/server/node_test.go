@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -375,11 +376,11 @@ func TestNodeOutputNoLineLost(t *testing.T) {
 	}
 }
 
-func TestNodeAttachByPortAndDetach(t *testing.T) {
-	h := newHarness(t)
-	id := h.sessionFor("javascript")
-	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
-	src := nodeProgram(t, "serve.js")
+// inspectedNode starts src under node --inspect on a free port and returns
+// the port, the process, its stdout and a scanner past the inspector's
+// banner on its stderr.
+func inspectedNode(t *testing.T, node, src string) (string, *proc.Process, io.Reader, *bufio.Scanner) {
+	t.Helper()
 	cmd := exec.Command(node, "--inspect=127.0.0.1:0", src)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -401,6 +402,43 @@ func TestNodeAttachByPortAndDetach(t *testing.T) {
 			port, _, _ = strings.Cut(rest, "/")
 		}
 	}
+	return port, p, stdout, sc
+}
+
+// An attach pauses an idle program (a timer loop) in its own code, with a
+// stack: the inspector's pause lands in Node's timer code, and a stop
+// there had no frame to show under justMyCode; a pause asked for while
+// node starts was now and then never taken (the attach waited out its
+// timeout).
+func TestNodeAttachPausesAnIdleProgramInItsOwnCode(t *testing.T) {
+	h := newHarness(t)
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
+	src := nodeProgram(t, "serve.js")
+	for range 3 {
+		port, _, stdout, _ := inspectedNode(t, node, src)
+		go func() { _, _ = io.Copy(io.Discard, stdout) }()
+		id := h.sessionFor("javascript")
+		att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 10000})
+		if att.str("state") != "paused" || att.str("stopReason") != "pause" || att.stopFile(t) != src {
+			t.Fatalf("attach should pause the idle program in serve.js: %v", att)
+		}
+		if st := h.ok("get_stack_trace", map[string]any{"sessionId": id}); len(st.list("stackFrames")) == 0 {
+			t.Fatalf("a paused attach has a stack: %v", st)
+		}
+		h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
+		if again := h.ok("pause_execution", map[string]any{"sessionId": id}); again.stopFile(t) != src {
+			t.Errorf("pause_execution on the idle program stops in its code: %v", again)
+		}
+		h.ok("close_debug_session", map[string]any{"sessionId": id})
+	}
+}
+
+func TestNodeAttachByPortAndDetach(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
+	src := nodeProgram(t, "serve.js")
+	port, p, stdout, sc := inspectedNode(t, node, src)
 	lastErr := make(chan string, 1)
 	go func() {
 		last := ""

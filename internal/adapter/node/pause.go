@@ -129,6 +129,24 @@ func (s *server) paused(p cdp.Paused) {
 			return
 		}
 		_ = s.cdp.Call(ctx, "Debugger.pause", nil, nil)
+	case pauseRequested && internalTop && s.opts.justMyCode && !s.hasUserFrame(p) && s.pauseRetries >= maxInternalSteps:
+		// Still in Node's own code (a module loading, while node starts):
+		// let it run; requestPause asks again a moment later.
+		s.pauseRetries = 0
+		s.resumeQuietly()
+	case pauseRequested && internalTop && s.opts.justMyCode && !s.hasUserFrame(p):
+		// Paused in Node's own code with no frame of the user's below it
+		// (the event loop running timers, the module loader): a stop
+		// there shows no stack at all under justMyCode. Step on, a
+		// statement at a time, until a call into the user's code (a
+		// timer's callback): stepping into a blackboxed function goes on
+		// to the user's code it calls.
+		s.pauseRetries++
+		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+		defer cancel()
+		if err := s.cdp.Call(ctx, "Debugger.stepInto", nil, nil); err != nil {
+			s.reportStop(p, "pause", "Paused", "", nil)
+		}
 	case pauseRequested:
 		s.reportStop(p, "pause", "Paused", "", nil)
 	default:
@@ -190,6 +208,11 @@ func mainReason(p cdp.Paused) (string, json.RawMessage) {
 // maxPauseRetries bounds the attempts to move a requested pause out of
 // Node's internals; after them the pause is shown where it is.
 const maxPauseRetries = 5
+
+// maxInternalSteps bounds the steps taken to move a requested pause from
+// Node's own code to the user's; after them the program runs on until the
+// pause is asked again.
+const maxInternalSteps = 300
 
 // hasUserFrame reports whether some frame of the pause runs the user's code.
 func (s *server) hasUserFrame(p cdp.Paused) bool {
@@ -375,29 +398,42 @@ func (s *server) pauseProgram(*request) (any, error) {
 	case <-s.stopped:
 	default:
 	}
+	return nil, s.requestPause()
+}
+
+// requestPause asks the inspector to pause until the program stops, for a
+// bounded time.
+func (s *server) requestPause() error {
 	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
 	defer cancel()
 	// The inspector acknowledges a pause that, now and then, never comes
 	// (a tight loop entered through blackboxed code, measured on Node
 	// 20): ask again until the program stops, for a bounded time.
 	for range pauseAttempts {
+		s.mu.Lock()
+		wanted := s.pauseRequested
+		s.mu.Unlock()
+		if !wanted {
+			// Stopped (a stop clears the request), or resumed since.
+			return nil
+		}
 		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
 				// The program runs on without servicing the inspector
 				// (launchFlags: Node 22 in a top-level loop).
-				return nil, fmt.Errorf("node did not answer the pause within %s: the program keeps running where the inspector cannot interrupt it (Node 22 in a loop of a script's top-level code, unless node runs with --no-use-osr, as launched sessions do): %w", cdp.DefaultTimeout, err)
+				return fmt.Errorf("node did not answer the pause within %s: the program keeps running where the inspector cannot interrupt it (Node 22 in a loop of a script's top-level code, unless node runs with --no-use-osr, as launched sessions do): %w", cdp.DefaultTimeout, err)
 			}
-			return nil, fmt.Errorf("pause: %w", err)
+			return fmt.Errorf("pause: %w", err)
 		}
 		select {
 		case <-s.stopped:
-			return nil, nil
+			return nil
 		case <-s.eventsDone:
-			return nil, nil
+			return nil
 		case <-time.After(pauseRetryEvery):
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // pauseAttempts and pauseRetryEvery bound the pause requests sent for one

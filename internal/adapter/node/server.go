@@ -298,9 +298,15 @@ func (s *server) configurationDone(*request) (any, error) {
 		s.mu.Lock()
 		s.pauseRequested = true
 		s.mu.Unlock()
-		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
-			return nil, fmt.Errorf("pause on entry: %w", err)
-		}
+		// A pause asked for while node is still starting up is now and
+		// then acknowledged and never taken: ask again until it stops.
+		// The goroutine ends with the stop, the connection or its
+		// attempts.
+		go func() {
+			if err := s.requestPause(); err != nil {
+				s.log.Warn("node adapter: pause after attaching", "err", err)
+			}
+		}()
 	}
 	return nil, nil
 }
