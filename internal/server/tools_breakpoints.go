@@ -160,7 +160,7 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	case msg == "":
 		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified by the debugger yet.", bp.ID, where, bp.Line)
 	default:
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified: %s.", bp.ID, where, bp.Line, strings.TrimSuffix(msg, "."))
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d: %s.", bp.ID, where, bp.Line, strings.TrimSuffix(msg, "."))
 	}
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,

@@ -121,6 +121,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 		res.Warning = joinWarnings(res.Warning, s.LogpointWarning())
 	}
 	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
+		c.Surrounding = withoutBlankLines(c.Surrounding)
 		res.Context = &c
 		s.showedSource(req.File, c.Surrounding, false)
 	}
@@ -137,7 +138,7 @@ func (s *Session) unboundMessageLocked() string {
 	case s.r != nil && s.state == StateError:
 		return "not bound: the last run failed (" + s.history[len(s.history)-1].Cause + "); it binds when restart_debugging runs the program again"
 	}
-	return "pending: sent to the debugger when the program starts"
+	return "pending until the program starts"
 }
 
 // joinWarnings joins two warnings, either of which may be "".

@@ -123,8 +123,10 @@ type Session struct {
 	endUnseen  bool
 	spec       *startSpec // how the session was started, for restart
 	snapCursor uint64     // output already shown in snapshots
-	// shown is the source the latest answers showed (see shownSource).
-	shown shownSource
+	// shown is the source the latest answers showed (see shownSource);
+	// shownStops counts the stops answered.
+	shown      shownSource
+	shownStops int
 
 	watches     []Watch
 	nextWatchID int

@@ -503,7 +503,9 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 // key names, and returns those the agent has not read there yet, and the
 // names of the ones it has: the same value and variablesReference as the
 // previous answer in this frame showed, so that the reference the agent
-// holds still opens it. "" (a frame without a known depth) keeps them all.
+// holds still opens it. A return value is always shown: each return is
+// news, even of the value the previous one had. "" (a frame without a
+// known depth) keeps them all.
 func (s *Session) showedLocals(key string, locals []Variable) (shown []Variable, unchanged []string) {
 	if key == "" {
 		return locals, nil
@@ -518,7 +520,7 @@ func (s *Session) showedLocals(key string, locals []Variable) (shown []Variable,
 	s.mu.Unlock()
 	for _, v := range locals {
 		now[v.Name] = v
-		if was, ok := before[v.Name]; ok && !v.Truncated && was.Value == v.Value && was.VariablesReference == v.VariablesReference {
+		if was, ok := before[v.Name]; ok && !v.Truncated && !isReturnValue(v.Name) && was.Value == v.Value && was.VariablesReference == v.VariablesReference {
 			unchanged = append(unchanged, v.Name)
 			continue
 		}
@@ -578,16 +580,20 @@ func isSpecial(v dap.Variable) bool {
 }
 
 // showedSource records that an answer shows lines of file, and returns
-// those the agent has not just read. A stop starts the record afresh
-// (stop); set_breakpoint adds to it.
+// those the agent has not read recently (see shownSource). A stop counts
+// (stop); set_breakpoint's window does not.
 func (s *Session) showedSource(file string, lines []SourceLine, stop bool) []SourceLine {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	unseen := s.shown.unseen(file, lines)
-	if stop || s.shown == nil {
+	if s.shown == nil {
 		s.shown = shownSource{}
 	}
-	s.shown.add(file, lines)
+	if stop {
+		s.shownStops++
+		s.shown.forget(s.shownStops)
+	}
+	unseen := s.shown.unseen(file, lines, s.shownStops)
+	s.shown.add(file, lines, s.shownStops)
 	return unseen
 }
 

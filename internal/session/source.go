@@ -147,33 +147,57 @@ func abs(n int) int {
 	return n
 }
 
-// shownSource is the source an agent has just read in this session's
-// answers (set_breakpoint's window, the previous stop's), by file, line
-// number and text. A stop's answer leaves those lines out of its window,
-// as it leaves out output already shown: a step to the next line repeats
-// four of five lines otherwise. A line whose text changed (the file was
-// edited) is shown again; lineContent always says the current line.
-type shownSource map[string]map[int]string
+// shownSource is the source an agent has recently read in this session's
+// answers (set_breakpoint's window, the last stops'), by file, line number
+// and text, with the stop count when it was shown. A stop's answer leaves
+// those lines out of its window, as it leaves out output already shown: a
+// step to the next line repeats four of five lines otherwise, and a loop
+// between two places repeats both windows. A line whose text changed (the
+// file was edited) is shown again; lineContent always says the current
+// line.
+type shownSource map[string]map[int]shownLine
 
-func (s shownSource) add(file string, lines []SourceLine) {
+type shownLine struct {
+	text string
+	stop int
+}
+
+// sourceMemory is how many stops a shown line counts as read for.
+const sourceMemory = 8
+
+func (s shownSource) add(file string, lines []SourceLine, stop int) {
 	byLine := s[file]
 	if byLine == nil {
-		byLine = map[int]string{}
+		byLine = map[int]shownLine{}
 		s[file] = byLine
 	}
 	for _, l := range lines {
-		byLine[l.Line] = l.Content
+		byLine[l.Line] = shownLine{text: l.Content, stop: stop}
 	}
 }
 
-// unseen is lines without the ones shown with the same text.
-func (s shownSource) unseen(file string, lines []SourceLine) []SourceLine {
+// unseen is lines without the ones shown recently with the same text.
+func (s shownSource) unseen(file string, lines []SourceLine, stop int) []SourceLine {
 	byLine := s[file]
 	out := make([]SourceLine, 0, len(lines))
 	for _, l := range lines {
-		if text, ok := byLine[l.Line]; !ok || text != l.Content {
+		if was, ok := byLine[l.Line]; !ok || was.text != l.Content || stop-was.stop > sourceMemory {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// forget drops the lines shown longer ago than sourceMemory stops.
+func (s shownSource) forget(stop int) {
+	for file, byLine := range s {
+		for n, was := range byLine {
+			if stop-was.stop > sourceMemory {
+				delete(byLine, n)
+			}
+		}
+		if len(byLine) == 0 {
+			delete(s, file)
+		}
+	}
 }

@@ -37,7 +37,13 @@ func TestShownSourceLeavesOutWhatWasJustRead(t *testing.T) {
 	if got := numbers(s.showedSource("b.py", window(10, 14, 11), true)); !slices.Equal(got, []int{11, 14}) {
 		t.Errorf("an edited line and a new one are shown: %v", got)
 	}
+	if got := numbers(s.showedSource("a.py", window(9, 13), true)); len(got) != 0 {
+		t.Errorf("lines shown a few stops ago still count as read: %v", got)
+	}
+	for range sourceMemory {
+		s.showedSource("c.py", window(1, 3), true)
+	}
 	if got := numbers(s.showedSource("a.py", window(9, 13), true)); len(got) != 5 {
-		t.Errorf("a stop starts the record afresh: what the stop before it showed of b.py alone counts: %v", got)
+		t.Errorf("lines shown more than sourceMemory stops ago are shown again: %v", got)
 	}
 }
