@@ -157,3 +157,29 @@ func TestJavaReturnValuesOfRecursiveCalls(t *testing.T) {
 		t.Errorf("calls: %s, want %s", got, want)
 	}
 }
+
+// instanceof answers as Java does: for the object's class, its
+// superclasses and every interface they extend, named simply, nested or
+// fully qualified; null is an instance of nothing.
+func TestJavaEvaluateInstanceOf(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Kinds.java")
+	h.stopAt(id, src, 17, src)
+	for expr, want := range map[string]string{
+		"named instanceof Book":                  "true",
+		"named instanceof Kinds.Book":            "true",
+		"named instanceof Titled":                "true",
+		"named instanceof Named":                 "true",
+		"named instanceof Object":                "true",
+		"words instanceof java.util.List":        "true",
+		"words instanceof Collection":            "true",
+		"words instanceof Named":                 "false",
+		"nothing instanceof Object":              "false",
+		"named instanceof Book && words != null": "true",
+	} {
+		if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": expr}); ev.str("result") != want {
+			t.Errorf("evaluate %s: want %s, got %v", expr, want, ev)
+		}
+	}
+}
