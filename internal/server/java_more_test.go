@@ -183,3 +183,53 @@ func TestJavaEvaluateInstanceOf(t *testing.T) {
 		}
 	}
 }
+
+// A bare method name binds in whatever class of the program has it, once
+// that class is loaded; Class.method binds every overload with code. The
+// answers say where each was bound.
+func TestJavaFunctionBreakpointBareNameAndOverloads(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Overloads.java")
+	set := h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "helper"})
+	if set.str("functionName") != "helper" {
+		t.Fatalf("set_breakpoint helper: %v", set)
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "Overloads.compute"})
+	first := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, first, "function breakpoint", 12)
+	if l := first.vars("locals"); l["x"] != "3" {
+		t.Fatalf("locals in compute(int): %v", l)
+	}
+	fbs := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("functionBreakpoints")
+	bound := map[string]int{}
+	for _, fb := range fbs {
+		if fb["verified"] != true || !strings.HasSuffix(fb.str("boundFile"), "Overloads.java") {
+			t.Fatalf("function breakpoints once Overloads is loaded: %v", fbs)
+		}
+		bound[fb.str("functionName")] = fb.num("boundLine")
+	}
+	if bound["helper"] != 22 || (bound["Overloads.compute"] != 12 && bound["Overloads.compute"] != 17) {
+		t.Fatalf("bound lines: %v", fbs)
+	}
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "function breakpoint", 17)
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "function breakpoint", 22)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// A function breakpoint set while the program runs binds at once in a
+// class already loaded, and is hit.
+func TestJavaFunctionBreakpointWhileRunning(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Overloads.java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "args": []string{"4000"}}), "breakpoint", 4)
+	h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
+	set := h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "helper"})
+	if set["verified"] != true || set.num("boundLine") != 22 {
+		t.Fatalf("a function breakpoint set while Overloads sleeps should bind at once at line 22: %v", set)
+	}
+	wantStop(t, h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000}), "function breakpoint", 22)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
