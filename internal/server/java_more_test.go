@@ -233,3 +233,38 @@ func TestJavaFunctionBreakpointWhileRunning(t *testing.T) {
 	wantStop(t, h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000}), "function breakpoint", 22)
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+// An exception stop's lastStop in list_debug_sessions names the exception
+// class (text) and carries its exceptionInfo: the class as exceptionId,
+// breakMode unhandled for an uncaught one and always for a caught one
+// under breakOnExceptions "all", and the details (message, full type
+// name, the trace through the program's frames).
+func TestJavaExceptionLastStop(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		file, breakOn, class, mode, message, frame string
+	}{
+		{"Throw.java", "uncaught", "java.lang.IllegalStateException", "unhandled", "bad order 3", "at Throw.check"},
+		{"Caught.java", "all", "java.lang.NumberFormatException", "always", `For input string: "4x"`, "at Caught.main"},
+	} {
+		id := h.sessionFor("java")
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": javaSource(t, c.file), "breakOnExceptions": c.breakOn})
+		if snap.str("stopReason") != "exception" {
+			t.Fatalf("%s: want an exception stop: %v", c.file, snap)
+		}
+		var last result
+		for _, s := range h.ok("list_debug_sessions", nil).list("sessions") {
+			if s.str("id") == id {
+				last = s.obj("lastStop")
+			}
+		}
+		info, details := last.obj("exceptionInfo"), last.obj("exceptionInfo").obj("details")
+		if last.str("text") != c.class || last.str("description") != c.class+": "+c.message ||
+			info.str("exceptionId") != c.class || info.str("breakMode") != c.mode ||
+			details.str("message") != c.message || details.str("fullTypeName") != c.class ||
+			!strings.Contains(details.str("stackTrace"), c.frame) {
+			t.Fatalf("%s: lastStop: %v", c.file, last)
+		}
+		h.ok("close_debug_session", map[string]any{"sessionId": id})
+	}
+}
