@@ -235,7 +235,7 @@ func TestJavaAttachLeavesStartSuspendedJVMPaused(t *testing.T) {
 	port := startSuspendedJVM(t, src)
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
 	attached := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
-	if attached.str("state") != "paused" || attached.str("stopReason") != "entry" {
+	if attached.str("state") != "paused" || attached.str("stopReason") != "entry" || !strings.Contains(attached.str("description"), "before main") {
 		t.Fatalf("attach to a start-suspended JVM: state %q, stopReason %q; want paused at entry: %v", attached.str("state"), attached.str("stopReason"), attached)
 	}
 	snap := h.ok("continue_execution", map[string]any{"sessionId": id, "timeout": 30000})

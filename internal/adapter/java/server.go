@@ -512,6 +512,10 @@ func (s *server) afterAttach(ctx context.Context) (any, error) {
 		}
 	}
 	st := &stop{reason: reason, thread: main}
+	if waiting {
+		// Its main thread has no frame yet: say where it is instead.
+		st.description = "the JVM waits at its start (suspend=y), before main; continue_execution runs the program"
+	}
 	return afterReply{then: func() { s.stopped(st) }}, nil
 }
 
