@@ -157,3 +157,114 @@ func TestJavaReturnValuesOfRecursiveCalls(t *testing.T) {
 		t.Errorf("calls: %s, want %s", got, want)
 	}
 }
+
+// instanceof answers as Java does: for the object's class, its
+// superclasses and every interface they extend, named simply, nested or
+// fully qualified; null is an instance of nothing.
+func TestJavaEvaluateInstanceOf(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Kinds.java")
+	h.stopAt(id, src, 17, src)
+	for expr, want := range map[string]string{
+		"named instanceof Book":                  "true",
+		"named instanceof Kinds.Book":            "true",
+		"named instanceof Titled":                "true",
+		"named instanceof Named":                 "true",
+		"named instanceof Object":                "true",
+		"words instanceof java.util.List":        "true",
+		"words instanceof Collection":            "true",
+		"words instanceof Named":                 "false",
+		"nothing instanceof Object":              "false",
+		"named instanceof Book && words != null": "true",
+	} {
+		if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": expr}); ev.str("result") != want {
+			t.Errorf("evaluate %s: want %s, got %v", expr, want, ev)
+		}
+	}
+}
+
+// A bare method name binds in whatever class of the program has it, once
+// that class is loaded; Class.method binds every overload with code. The
+// answers say where each was bound.
+func TestJavaFunctionBreakpointBareNameAndOverloads(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Overloads.java")
+	set := h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "helper"})
+	if set.str("functionName") != "helper" {
+		t.Fatalf("set_breakpoint helper: %v", set)
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "Overloads.compute"})
+	first := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, first, "function breakpoint", 12)
+	if l := first.vars("locals"); l["x"] != "3" {
+		t.Fatalf("locals in compute(int): %v", l)
+	}
+	fbs := h.ok("list_breakpoints", map[string]any{"sessionId": id}).list("functionBreakpoints")
+	bound := map[string]int{}
+	for _, fb := range fbs {
+		if fb["verified"] != true || !strings.HasSuffix(fb.str("boundFile"), "Overloads.java") {
+			t.Fatalf("function breakpoints once Overloads is loaded: %v", fbs)
+		}
+		bound[fb.str("functionName")] = fb.num("boundLine")
+	}
+	if bound["helper"] != 22 || (bound["Overloads.compute"] != 12 && bound["Overloads.compute"] != 17) {
+		t.Fatalf("bound lines: %v", fbs)
+	}
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "function breakpoint", 17)
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "function breakpoint", 22)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// A function breakpoint set while the program runs binds at once in a
+// class already loaded, and is hit.
+func TestJavaFunctionBreakpointWhileRunning(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Overloads.java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src, "args": []string{"4000"}}), "breakpoint", 4)
+	h.ok("continue_execution", map[string]any{"sessionId": id, "waitForStop": false})
+	set := h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "helper"})
+	if set["verified"] != true || set.num("boundLine") != 22 {
+		t.Fatalf("a function breakpoint set while Overloads sleeps should bind at once at line 22: %v", set)
+	}
+	wantStop(t, h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000}), "function breakpoint", 22)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// An exception stop's lastStop in list_debug_sessions names the exception
+// class (text) and carries its exceptionInfo: the class as exceptionId,
+// breakMode unhandled for an uncaught one and always for a caught one
+// under breakOnExceptions "all", and the details (message, full type
+// name, the trace through the program's frames).
+func TestJavaExceptionLastStop(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		file, breakOn, class, mode, message, frame string
+	}{
+		{"Throw.java", "uncaught", "java.lang.IllegalStateException", "unhandled", "bad order 3", "at Throw.check"},
+		{"Caught.java", "all", "java.lang.NumberFormatException", "always", `For input string: "4x"`, "at Caught.main"},
+	} {
+		id := h.sessionFor("java")
+		snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": javaSource(t, c.file), "breakOnExceptions": c.breakOn})
+		if snap.str("stopReason") != "exception" {
+			t.Fatalf("%s: want an exception stop: %v", c.file, snap)
+		}
+		var last result
+		for _, s := range h.ok("list_debug_sessions", nil).list("sessions") {
+			if s.str("id") == id {
+				last = s.obj("lastStop")
+			}
+		}
+		info, details := last.obj("exceptionInfo"), last.obj("exceptionInfo").obj("details")
+		if last.str("text") != c.class || last.str("description") != c.class+": "+c.message ||
+			info.str("exceptionId") != c.class || info.str("breakMode") != c.mode ||
+			details.str("message") != c.message || details.str("fullTypeName") != c.class ||
+			!strings.Contains(details.str("stackTrace"), c.frame) {
+			t.Fatalf("%s: lastStop: %v", c.file, last)
+		}
+		h.ok("close_debug_session", map[string]any{"sessionId": id})
+	}
+}

@@ -216,8 +216,38 @@ func TestJavaPauseBusyThreadAndClose(t *testing.T) {
 func TestJavaAttach(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("java")
-	java := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "java")
 	src := javaSource(t, "Hello.java")
+	port := startSuspendedJVM(t, src)
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": false})
+	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000})
+	wantStop(t, snap, "breakpoint", 6)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// An attach with neither stopOnEntry nor waitForStop leaves a JVM that
+// waits at its start (suspend=y) paused there, as the reference does: the
+// agent's own continue then runs it to its breakpoint, instead of past it.
+func TestJavaAttachLeavesStartSuspendedJVMPaused(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Hello.java")
+	port := startSuspendedJVM(t, src)
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	attached := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port})
+	if attached.str("state") != "paused" || attached.str("stopReason") != "entry" || !strings.Contains(attached.str("description"), "before main") {
+		t.Fatalf("attach to a start-suspended JVM: state %q, stopReason %q; want paused at entry: %v", attached.str("state"), attached.str("stopReason"), attached)
+	}
+	snap := h.ok("continue_execution", map[string]any{"sessionId": id, "timeout": 30000})
+	wantStop(t, snap, "breakpoint", 6)
+	h.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// startSuspendedJVM runs the source file in a JVM whose JDWP agent waits
+// for a debugger at the program's start, and returns the agent's port.
+func startSuspendedJVM(t *testing.T, src string) string {
+	t.Helper()
+	java := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "java")
 	cmd := exec.Command(java, "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0", src)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -237,9 +267,5 @@ func TestJavaAttach(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
-	h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": false})
-	snap := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000})
-	wantStop(t, snap, "breakpoint", 6)
-	h.ok("close_debug_session", map[string]any{"sessionId": id})
+	return port
 }

@@ -33,6 +33,8 @@ type setBreakpointResult struct {
 	RequestedLine int                    `json:"requestedLine,omitempty"`
 	Anchor        string                 `json:"anchor,omitempty"`
 	FunctionName  string                 `json:"functionName,omitempty"`
+	BoundFile     string                 `json:"boundFile,omitempty"`
+	BoundLine     int                    `json:"boundLine,omitempty"`
 	Condition     string                 `json:"condition,omitempty"`
 	HitCondition  string                 `json:"hitCondition,omitempty"`
 	LogMessage    string                 `json:"logMessage,omitempty"`
@@ -117,7 +119,8 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 		if msg == "" {
 			msg = fmt.Sprintf("Breakpoint %d on function %s.", fb.ID, fb.FunctionName)
 		}
-		return &setBreakpointResult{Success: true, BreakpointID: fb.ID, FunctionName: fb.FunctionName, Condition: fb.Condition, HitCondition: fb.HitCondition, Verified: fb.Verified, Message: msg,
+		return &setBreakpointResult{Success: true, BreakpointID: fb.ID, FunctionName: fb.FunctionName, BoundFile: fb.BoundFile, BoundLine: fb.BoundLine,
+			Condition: fb.Condition, HitCondition: fb.HitCondition, Verified: fb.Verified, Message: msg,
 			Warning: sess.FunctionBreakpointWarning(fb.FunctionName)}, nil
 	}
 	if a.File == "" {

@@ -106,8 +106,10 @@ type stopExceptionInfo struct {
 }
 
 type exceptionDetails struct {
-	Message  string `json:"message,omitempty"`
-	TypeName string `json:"typeName,omitempty"`
+	Message      string `json:"message,omitempty"`
+	TypeName     string `json:"typeName,omitempty"`
+	FullTypeName string `json:"fullTypeName,omitempty"`
+	StackTrace   string `json:"stackTrace,omitempty"`
 }
 
 func stopExceptionOf(e *session.ExceptionInfo) *stopExceptionInfo {
@@ -118,8 +120,8 @@ func stopExceptionOf(e *session.ExceptionInfo) *stopExceptionInfo {
 	if info.ExceptionID == "" {
 		info.ExceptionID = e.TypeName
 	}
-	if e.Message != "" || e.TypeName != "" {
-		info.Details = &exceptionDetails{Message: e.Message, TypeName: e.TypeName}
+	if e.Message != "" || e.TypeName != "" || e.FullTypeName != "" {
+		info.Details = &exceptionDetails{Message: e.Message, TypeName: e.TypeName, FullTypeName: e.FullTypeName, StackTrace: e.StackTrace}
 	}
 	return info
 }

@@ -255,10 +255,14 @@ type ExceptionInfo struct {
 	// BreakMode (always, unhandled) restates the agent's own
 	// breakOnExceptions in a snapshot; list_debug_sessions' lastStop
 	// carries it, as the reference's clients read it there.
-	BreakMode  string `json:"-"`
-	TypeName   string `json:"typeName,omitempty"`
-	Message    string `json:"message,omitempty"`
-	StackTrace string `json:"stackTrace,omitempty"`
+	BreakMode string `json:"-"`
+	// FullTypeName (java.lang.IllegalStateException) is said by the
+	// exceptionId already; only lastStop repeats it, for the reference's
+	// clients.
+	FullTypeName string `json:"-"`
+	TypeName     string `json:"typeName,omitempty"`
+	Message      string `json:"message,omitempty"`
+	StackTrace   string `json:"stackTrace,omitempty"`
 }
 
 func exceptionFromDAP(b dap.ExceptionInfoResponseBody, q adapter.Quirks) *ExceptionInfo {
@@ -269,6 +273,7 @@ func exceptionFromDAP(b dap.ExceptionInfoResponseBody, q adapter.Quirks) *Except
 	info := &ExceptionInfo{ExceptionID: id, Description: b.Description, BreakMode: string(b.BreakMode)}
 	if b.Details != nil {
 		info.TypeName = b.Details.TypeName
+		info.FullTypeName = b.Details.FullTypeName
 		info.Message = b.Details.Message
 		info.StackTrace, _ = Cut(b.Details.StackTrace, 4*MaxValueLen)
 	}

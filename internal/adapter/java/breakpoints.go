@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	godap "github.com/google/go-dap"
 
@@ -63,6 +64,9 @@ type bp struct {
 	message  string
 	reqs     []int32
 	resolved map[jdwp.ReferenceTypeID]bool
+	// bound: the source of the method a method breakpoint was first set
+	// in (its line is actual).
+	bound *godap.Source
 }
 
 func newBreakpoints(s *server) *breakpoints {
@@ -153,6 +157,9 @@ func (b *breakpoints) describe(p *bp) godap.Breakpoint {
 			d.Line = p.actual
 		}
 	}
+	if p.bound != nil {
+		d.Source, d.Line = p.bound, p.actual
+	}
 	if !p.verified {
 		d.Message = p.message
 	}
@@ -177,14 +184,14 @@ func (b *breakpoints) drop(ctx context.Context, p *bp) {
 }
 
 // ensurePrepare requests ClassPrepare events once per key.
-func (b *breakpoints) ensurePrepare(ctx context.Context, key string, mod jdwp.Modifier) error {
+func (b *breakpoints) ensurePrepare(ctx context.Context, key string, mods ...jdwp.Modifier) error {
 	b.mu.Lock()
 	_, ok := b.prepares[key]
 	b.mu.Unlock()
 	if ok {
 		return nil
 	}
-	id, err := b.s.vm.SetEvent(ctx, jdwp.EventClassPrepare, jdwp.SuspendAll, mod)
+	id, err := b.s.vm.SetEvent(ctx, jdwp.EventClassPrepare, jdwp.SuspendAll, mods...)
 	if err != nil {
 		return fmt.Errorf("watch for classes (%s): %w", key, err)
 	}
@@ -253,8 +260,12 @@ func (b *breakpoints) classPrepared(ctx context.Context, t jdwp.ReferenceTypeID,
 }
 
 // classMatches says whether a loaded class is the one a method
-// breakpoint names: the qualified name, or the simple name in any package.
+// breakpoint names: the qualified name, the simple name in any package,
+// or, for a bare method name (want ""), any class of the program's.
 func classMatches(want, name string) bool {
+	if want == "" {
+		return !isJDKClass(name)
+	}
 	if want == name {
 		return true
 	}
@@ -348,7 +359,8 @@ func (b *breakpoints) setRequests(ctx context.Context, p *bp, locs []jdwp.Locati
 }
 
 // resolveMethod sets a method breakpoint at the start of every method of
-// the class with its name.
+// the class with its name that has code (every concrete overload), and
+// says where the first of them begins.
 func (b *breakpoints) resolveMethod(ctx context.Context, p *bp, t jdwp.ReferenceTypeID) {
 	b.mu.Lock()
 	done := p.resolved[t]
@@ -366,15 +378,37 @@ func (b *breakpoints) resolveMethod(ctx context.Context, p *bp, t jdwp.Reference
 		if m.Name != p.method {
 			continue
 		}
-		l := jdwp.Location{TypeTag: jdwp.TypeClass, Class: t, Method: m.ID}
-		if lt, err := b.s.types.lineTable(ctx, t, m.ID); err == nil {
-			l.Index = lt.Start
+		lt, err := b.s.types.lineTable(ctx, t, m.ID)
+		if err != nil || lt.End <= lt.Start {
+			continue
 		}
-		locs = append(locs, l)
+		locs = append(locs, jdwp.Location{TypeTag: jdwp.TypeClass, Class: t, Method: m.ID, Index: lt.Start})
 	}
-	if len(locs) > 0 {
-		b.setRequests(ctx, p, locs, 0)
+	if len(locs) == 0 {
+		return
 	}
+	b.mu.Lock()
+	first := p.bound == nil
+	b.mu.Unlock()
+	line := 0
+	if first {
+		line = b.s.types.lineOf(ctx, locs[0])
+		b.bindSource(ctx, p, t)
+	}
+	b.setRequests(ctx, p, locs, line)
+}
+
+// bindSource records the source file a method breakpoint's class comes
+// from, for the answers to say where it was bound.
+func (b *breakpoints) bindSource(ctx context.Context, p *bp, t jdwp.ReferenceTypeID) {
+	src, err := b.s.types.sourceFile(ctx, t)
+	if err != nil {
+		return
+	}
+	source := &godap.Source{Name: src, Path: b.s.source.find(b.s.types.className(ctx, t), src)}
+	b.mu.Lock()
+	p.bound = source
+	b.mu.Unlock()
 }
 
 func (s *server) setFunctionBreakpoints(ctx context.Context, req *request) (any, error) {
@@ -403,17 +437,16 @@ func (s *server) setFunctionBreakpoints(ctx context.Context, req *request) (any,
 			resolved: map[jdwp.ReferenceTypeID]bool{}, message: "class " + class + " is not loaded yet"}
 		b.mu.Unlock()
 		if !ok {
-			out.Breakpoints = append(out.Breakpoints, godap.Breakpoint{Id: p.id, Message: "name a method as Class.method or com.example.Class.method"})
-			continue
+			if !isJavaName(method) {
+				out.Breakpoints = append(out.Breakpoints, godap.Breakpoint{Id: p.id, Message: "name a method as method, Class.method or com.example.Class.method"})
+				continue
+			}
+			p.class, p.message = "", "no class of the program with a method "+method+" is loaded yet"
 		}
 		b.mu.Lock()
 		b.funcs = append(b.funcs, p)
 		b.mu.Unlock()
-		pattern := class
-		if !strings.Contains(class, ".") {
-			pattern = "*" + class
-		}
-		if err := b.ensurePrepare(ctx, "class:"+pattern, jdwp.ClassMatch(pattern)); err != nil {
+		if err := b.watchClassesOf(ctx, p.class); err != nil {
 			return nil, err
 		}
 		if b.mayHaveLoaded() {
@@ -433,6 +466,37 @@ func (s *server) setFunctionBreakpoints(ctx context.Context, req *request) (any,
 		out.Breakpoints = append(out.Breakpoints, b.describe(p))
 	}
 	return out, nil
+}
+
+// watchClassesOf asks for the ClassPrepare events of the classes a method
+// breakpoint may be in: the class named (simply: in any package), or for a
+// bare method name every class outside the JDK.
+func (b *breakpoints) watchClassesOf(ctx context.Context, class string) error {
+	if class == "" {
+		var mods []jdwp.Modifier
+		for _, p := range jdkPrefixes {
+			mods = append(mods, jdwp.ClassExclude(p+"*"))
+		}
+		return b.ensurePrepare(ctx, "program classes", mods...)
+	}
+	pattern := class
+	if !strings.Contains(class, ".") {
+		pattern = "*" + class
+	}
+	return b.ensurePrepare(ctx, "class:"+pattern, jdwp.ClassMatch(pattern))
+}
+
+// isJavaName says whether name is a plain Java identifier.
+func isJavaName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(unicode.IsLetter(r) || r == '_' || r == '$' || i > 0 && unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // setEntry stops at the start of main of the main class.

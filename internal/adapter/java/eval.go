@@ -38,7 +38,7 @@ type frameCtx struct {
 // node is a parsed expression: evaluating it yields a value.
 type node func(fc *frameCtx) (jdwp.Value, error)
 
-var errUnsupported = errors.New("supported: locals, fields (a.b.c), array[i] and .length, literals, + - * / %, comparisons, && || !, and method calls like list.size() or s.charAt(0)")
+var errUnsupported = errors.New("supported: locals, fields (a.b.c), array[i] and .length, literals, + - * / %, comparisons, instanceof, && || !, and method calls like list.size() or s.charAt(0)")
 
 func (s *server) evaluate(ctx context.Context, req *request) (any, error) {
 	var args struct {
@@ -262,6 +262,36 @@ func (fc *frameCtx) field(obj jdwp.Value, name string) (jdwp.Value, error) {
 		return jdwp.Value{}, fmt.Errorf("field %s: %v", name, err)
 	}
 	return vals[0], nil
+}
+
+// instanceOf is Java's instanceof: false for null, else whether the
+// object's class, one of its superclasses or one of their interfaces is
+// the type named (simply, "Outer.Inner", or fully qualified).
+func (fc *frameCtx) instanceOf(v jdwp.Value, name string) (jdwp.Value, error) {
+	if !v.IsObject() {
+		return jdwp.Value{}, fmt.Errorf("instanceof needs an object, got the primitive %s", primitiveText(v))
+	}
+	if v.Object == 0 {
+		return jdwp.BoolValue(false), nil
+	}
+	class, err := fc.s.objectClass(fc.ctx, v.Object)
+	if err != nil {
+		return jdwp.Value{}, fmt.Errorf("instanceof %s: %w", name, err)
+	}
+	for super := range fc.s.types.implements(fc.ctx, class) {
+		if namesType(super, name) {
+			return jdwp.BoolValue(true), nil
+		}
+	}
+	return jdwp.BoolValue(false), nil
+}
+
+// namesType reports whether name, as written in source, names the class
+// className ("java.util.List", "Outer$Inner"): in full, or by its trailing
+// simple or nested-qualified part, as an import would let it be written.
+func namesType(className, name string) bool {
+	dotted := strings.ReplaceAll(className, "$", ".")
+	return dotted == name || strings.HasSuffix(dotted, "."+name)
 }
 
 // call invokes a method on obj, or, when obj is nil, on this or the
@@ -568,6 +598,12 @@ func (p *parser) level(l int) (node, error) {
 		return nil, err
 	}
 	for {
+		if levels[l][0] == "<" && p.acceptWord("instanceof") {
+			if left, err = p.instanceOf(left); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		op := ""
 		for _, o := range levels[l] {
 			if p.accept(o) {
@@ -584,6 +620,45 @@ func (p *parser) level(l int) (node, error) {
 		}
 		left = logical(op, left, right)
 	}
+}
+
+// acceptWord consumes the keyword word when it comes next.
+func (p *parser) acceptWord(word string) bool {
+	if t := p.peek(); t.kind == tIdent && t.text == word {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// instanceOf parses the type after instanceof: a simple, qualified or
+// nested class name, with [] for arrays.
+func (p *parser) instanceOf(obj node) (node, error) {
+	t := p.next()
+	if t.kind != tIdent {
+		return nil, fmt.Errorf("expected a type name after instanceof; %w", errUnsupported)
+	}
+	name := t.text
+	for p.accept(".") {
+		t := p.next()
+		if t.kind != tIdent {
+			return nil, fmt.Errorf("expected a name after '.' in the type of instanceof; %w", errUnsupported)
+		}
+		name += "." + t.text
+	}
+	for p.accept("[") {
+		if !p.accept("]") {
+			return nil, fmt.Errorf("expected ] in the type of instanceof; %w", errUnsupported)
+		}
+		name += "[]"
+	}
+	return func(fc *frameCtx) (jdwp.Value, error) {
+		v, err := obj(fc)
+		if err != nil {
+			return v, err
+		}
+		return fc.instanceOf(v, name)
+	}, nil
 }
 
 // logical builds a binary node; && and || short-circuit.

@@ -25,8 +25,10 @@ type stop struct {
 	description string
 	thread      jdwp.ObjectID
 	bpIDs       []int
-	// exception is the thrown object, for an exception stop.
+	// exception is the thrown object, for an exception stop; text its
+	// class, which the stopped event's text names as the reference's does.
 	exception jdwp.ObjectID
+	text      string
 	uncaught  bool
 	// ret is the value the method a step out left returned.
 	ret *returnWatch
@@ -131,6 +133,7 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 			if st == nil {
 				st = &stop{reason: "exception", thread: e.Thread, exception: e.Exception.Object, uncaught: e.CatchLocation.Class == 0}
 				st.description = s.exceptionSummary(ctx, e.Thread, e.Exception.Object)
+				st.text, _ = s.exceptionParts(ctx, e.Exception.Object)
 			}
 		}
 	}
@@ -188,6 +191,7 @@ func (s *server) sendStopped(st *stop) {
 	s.Event("stopped", godap.StoppedEventBody{
 		Reason:            st.reason,
 		Description:       st.description,
+		Text:              st.text,
 		ThreadId:          s.threads.id(st.thread),
 		AllThreadsStopped: true,
 		HitBreakpointIds:  st.bpIDs,

@@ -57,9 +57,11 @@ type server struct {
 	vm       *jdwp.Conn
 	jvm      *jvm // nil when attached
 	attached bool
-	source   *sourceMap
-	vmStart  chan struct{} // closed by the event loop on VM_START
-	entry    string        // main class to stop at on entry, when asked
+	// attachStop: an attach shows the JVM paused once configured.
+	attachStop bool
+	source     *sourceMap
+	vmStart    chan struct{} // closed by the event loop on VM_START
+	entry      string        // main class to stop at on entry, when asked
 	// frameworkCatchers are the packages of a test framework that runs
 	// the program (launch's testFrameworkPackages).
 	frameworkCatchers []string
@@ -315,6 +317,7 @@ func (s *server) attach(ctx context.Context, req *request) (any, error) {
 		Host        string   `json:"host"`
 		Port        any      `json:"port"`
 		SourcePaths []string `json:"sourcePaths"`
+		StopOnEntry bool     `json:"stopOnEntry"`
 	}
 	if err := req.Args(&args); err != nil {
 		return nil, err
@@ -335,6 +338,7 @@ func (s *server) attach(ctx context.Context, req *request) (any, error) {
 		return nil, err
 	}
 	s.attached = true
+	s.attachStop = args.StopOnEntry
 	s.source = newSourceMap(&launchConfig{SourcePaths: args.SourcePaths})
 	s.start(vm)
 	return afterReply{then: func() { s.Event("initialized", nil) }}, nil
@@ -402,7 +406,7 @@ func (s *server) configurationDone(ctx context.Context, _ *request) (any, error)
 		}
 	}
 	if s.attached {
-		return nil, s.resumeIfStartSuspended(ctx)
+		return s.afterAttach(ctx)
 	}
 	watching := s.watchFirstClass(ctx)
 	if err := s.vm.Resume(ctx); err != nil {
@@ -479,28 +483,69 @@ func (s *server) awaitProgram(ctx context.Context) error {
 // launcher's "Could not find or load main class".
 const classPathAdvice = `A class in a package runs by its full name from the root of its package directories: give scriptPath the .class file (its package is read from it), or scriptPath "pkg.Main" with dapLaunchArgs {"classPaths": ["ROOT"]} (or cwd ROOT), or dapLaunchArgs {"mainClass": "pkg.Main", "classPaths": [...]}.`
 
-// resumeIfStartSuspended resumes a JVM attached to while it waits at its
-// start (suspend=y): its main thread is suspended and nobody else did it.
-func (s *server) resumeIfStartSuspended(ctx context.Context) error {
-	select {
-	case <-s.vmStart:
-		return s.vm.Resume(ctx)
-	default:
+// afterAttach decides how an attached JVM goes on. With stopOnEntry it
+// is shown paused, the way the reference's attach answers "paused": a JVM
+// waiting at its start (suspend=y) stays there, one already running is
+// suspended, and a continue starts it. Without, a JVM waiting at its start
+// is resumed so that its breakpoints can be hit.
+func (s *server) afterAttach(ctx context.Context) (any, error) {
+	main, waiting, err := s.startSuspended(ctx)
+	if err != nil {
+		return nil, err
 	}
+	if !s.attachStop {
+		if waiting {
+			return nil, s.vm.Resume(ctx)
+		}
+		return nil, nil
+	}
+	reason := "entry"
+	if !waiting {
+		if err := s.vm.Suspend(ctx); err != nil {
+			return nil, fmt.Errorf("pause after attaching: %w", err)
+		}
+		reason = "pause"
+	}
+	if main == 0 {
+		if main, err = s.pauseThread(ctx); err != nil {
+			return nil, err
+		}
+	}
+	st := &stop{reason: reason, thread: main}
+	if waiting {
+		// Its main thread has no frame yet: say where it is instead.
+		st.description = "the JVM waits at its start (suspend=y), before main; continue_execution runs the program"
+	}
+	return afterReply{then: func() { s.stopped(st) }}, nil
+}
+
+// startSuspended reports whether an attached JVM waits at its start
+// (suspend=y: its main thread is suspended and nobody else did it), and
+// that main thread.
+func (s *server) startSuspended(ctx context.Context) (jdwp.ObjectID, bool, error) {
 	ids, err := s.vm.AllThreads(ctx)
 	if err != nil {
-		return fmt.Errorf("list threads: %w", err)
+		return 0, false, fmt.Errorf("list threads: %w", err)
 	}
 	for _, t := range ids {
 		name, err := s.vm.ThreadName(ctx, t)
 		if err != nil || name != "main" {
 			continue
 		}
-		if _, suspended, err := s.vm.ThreadStatus(ctx, t); err == nil && suspended {
-			return s.vm.Resume(ctx)
+		select {
+		case <-s.vmStart:
+			return t, true, nil
+		default:
 		}
+		_, suspended, err := s.vm.ThreadStatus(ctx, t)
+		return t, err == nil && suspended, nil
 	}
-	return nil
+	select {
+	case <-s.vmStart:
+		return 0, true, nil
+	default:
+	}
+	return 0, false, nil
 }
 
 // disconnect ends the session: a launched JVM is killed, an attached one
