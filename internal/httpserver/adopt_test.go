@@ -60,20 +60,7 @@ func adopted(r result) []string {
 // client owning a debug session left and holds the session for adoption.
 func waitHeld(t *testing.T, l *live, id string, within time.Duration) {
 	t.Helper()
-	deadline := time.After(within)
-	for {
-		calls, changed := l.srv.Timeline(1000)
-		for _, c := range calls {
-			if c.Tool == server.HeldTool && c.SessionID == id {
-				return
-			}
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("session %s not held for its departed client within %v", id, within)
-		}
-	}
+	waitTimeline(t, l, server.HeldTool, id, within)
 }
 
 // reapedBy returns the short client id of the timeline entry that closed
@@ -203,15 +190,7 @@ func TestAdoptedPythonSessionContinuesAndEnds(t *testing.T) {
 	alice := l.agent(adoptToken)
 	created := alice.ok("create_debug_session", map[string]any{"language": "python"})
 	id, key := created.str("sessionId"), created.str("reconnectKey")
-	prog := program(t, "python", "loop.py")
-	alice.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
-	if snap := alice.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}); snap.line() != 16 {
-		t.Fatalf("want a stop at line 16: %v", snap)
-	}
-	kids := proc.Descendants(os.Getpid())
-	if len(kids) < before+2 {
-		t.Fatalf("expected the adapter and the program to be running, got %v", kids)
-	}
+	kids := alice.pausedPython(t, id, before)
 
 	bob := l.agent(adoptToken)
 	bob.fail("list_debug_sessions", map[string]any{"adopt": id})

@@ -21,8 +21,8 @@ type rawMCP struct {
 	session string
 }
 
-// post sends one message and returns the status and the whole body.
-func (c *rawMCP) post(body string) (int, string) {
+// request is one message as a POST of this client's MCP session.
+func (c *rawMCP) request(body string) *http.Request {
 	c.t.Helper()
 	req, err := http.NewRequest("POST", c.url, strings.NewReader(body))
 	if err != nil {
@@ -33,7 +33,13 @@ func (c *rawMCP) post(body string) (int, string) {
 	if c.session != "" {
 		req.Header.Set("Mcp-Session-Id", c.session)
 	}
-	resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
+	return req
+}
+
+// post sends one message and returns the status and the whole body.
+func (c *rawMCP) post(body string) (int, string) {
+	c.t.Helper()
+	resp, err := (&http.Client{Timeout: time.Minute}).Do(c.request(body))
 	if err != nil {
 		c.t.Fatalf("POST %s: %v", body, err)
 	}
@@ -68,14 +74,7 @@ func (c *rawMCP) tool(id int, name string, args map[string]any) map[string]any {
 // open sends one message and returns the answer's body as it streams.
 func (c *rawMCP) open(body string) io.ReadCloser {
 	c.t.Helper()
-	req, err := http.NewRequest("POST", c.url, strings.NewReader(body))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Session-Id", c.session)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(c.request(body))
 	if err != nil {
 		c.t.Fatalf("POST %s: %v", body, err)
 	}

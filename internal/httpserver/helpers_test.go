@@ -14,6 +14,7 @@ import (
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
 	_ "github.com/mcp-debugger/mcp-debugger/internal/adapter/python"
 	"github.com/mcp-debugger/mcp-debugger/internal/httpserver"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -171,6 +172,24 @@ func (r result) line() int {
 
 // pausedMock creates a mock session, stops it at line 12 of basic.mock
 // and returns its id.
+// pausedPython starts testdata/python/loop.py in the debug session id, stops
+// it at line 16 and returns the server's child processes then (the adapter
+// and the program among them), failing unless there are two more than
+// before.
+func (a *agent) pausedPython(t testing.TB, id string, before int) []int {
+	t.Helper()
+	prog := program(t, "python", "loop.py")
+	a.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
+	if snap := a.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}); snap.line() != 16 {
+		t.Fatalf("want a stop at line 16: %v", snap)
+	}
+	kids := proc.Descendants(os.Getpid())
+	if len(kids) < before+2 {
+		t.Fatalf("expected the adapter and the program to be running, got %v", kids)
+	}
+	return kids
+}
+
 func (a *agent) pausedMock(t testing.TB) string {
 	t.Helper()
 	id := a.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")

@@ -150,18 +150,25 @@ func TestBodyCap(t *testing.T) {
 // closed a session because its client left.
 func waitReaped(t *testing.T, l *live, id string, within time.Duration) {
 	t.Helper()
+	waitTimeline(t, l, server.ReapedTool, id, within)
+}
+
+// waitTimeline waits, on the timeline's notifications, for an entry of
+// tool about the debug session id.
+func waitTimeline(t *testing.T, l *live, tool, id string, within time.Duration) {
+	t.Helper()
 	deadline := time.After(within)
 	for {
 		calls, changed := l.srv.Timeline(1000)
 		for _, c := range calls {
-			if c.Tool == server.ReapedTool && c.SessionID == id {
+			if c.Tool == tool && c.SessionID == id {
 				return
 			}
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			t.Fatalf("session %s not reaped within %v", id, within)
+			t.Fatalf("no %s entry for session %s within %v", tool, id, within)
 		}
 	}
 }
@@ -189,15 +196,7 @@ func TestIdleClientIsReapedPython(t *testing.T) {
 	before := len(proc.Descendants(os.Getpid()))
 	a := l.agent("")
 	id := a.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
-	prog := program(t, "python", "loop.py")
-	a.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 16})
-	if snap := a.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}); snap.line() != 16 {
-		t.Fatalf("want a stop at line 16: %v", snap)
-	}
-	kids := proc.Descendants(os.Getpid())
-	if len(kids) < before+2 {
-		t.Fatalf("expected the adapter and the program to be running, got %v", kids)
-	}
+	kids := a.pausedPython(t, id, before)
 	waitReaped(t, l, id, 20*time.Second)
 	for _, pid := range kids {
 		if proc.Alive(pid) {
