@@ -87,7 +87,7 @@ func TestGoBreakpointStepsAndEvaluate(t *testing.T) {
 
 	next := h.ok("continue_execution", map[string]any{"sessionId": id})
 	wantStop(t, next, "breakpoint", 27)
-	if l := next.vars("locals"); l["i"] != "1" || l["total"] != "0" {
+	if l := next.localsAfter(snap, out); l["i"] != "1" || l["total"] != "0" {
 		t.Errorf("locals at the second hit: %v", l)
 	}
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "i * 10 + len(values)"}); ev.str("result") != "13" {

@@ -234,6 +234,29 @@ func (r result) vars(key string) map[string]string {
 	return out
 }
 
+// localsAfter is what an agent knows of a snapshot's locals: the ones it
+// shows, and those it names as unchanged with their values from the
+// earlier answers in the same frame (earlier, oldest first), where they
+// were shown. A name listed unchanged that no earlier answer showed is
+// missing from the result.
+func (r result) localsAfter(earlier ...result) map[string]string {
+	known := map[string]string{}
+	for _, e := range earlier {
+		for name, value := range e.vars("locals") {
+			known[name] = value
+		}
+	}
+	out := r.vars("locals")
+	unchanged, _ := r["unchanged"].([]any)
+	for _, n := range unchanged {
+		name, _ := n.(string)
+		if value, ok := known[name]; ok {
+			out[name] = value
+		}
+	}
+	return out
+}
+
 // outputText is a snapshot's output text, or get_output's entries joined.
 func (r result) outputText(key string) string {
 	if text, ok := r[key].(string); ok {

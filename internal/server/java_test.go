@@ -99,7 +99,7 @@ func TestJavaBreakpointsStepsAndVariables(t *testing.T) {
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": app, "line": 22})
 	at := h.ok("continue_execution", map[string]any{"sessionId": id})
 	wantStop(t, at, "breakpoint", 22)
-	l := at.vars("locals")
+	l := at.localsAfter(out)
 	if l["i"] != "3" || l["greeting"] != `"hello"` || l["boxed"] != "7" ||
 		!strings.HasPrefix(l["numbers"], "int[5] {3, 1, 4, 1, 5}") ||
 		!strings.Contains(l["names"], "size=2 [ada, bob]") || !strings.Contains(l["ages"], "{ada=36}") ||

@@ -75,8 +75,8 @@ func TestNativeCBreakpointStepsAndEvaluate(t *testing.T) {
 	}
 	over := h.ok("step_over", map[string]any{"sessionId": id})
 	wantStop(t, over, "step", 14)
-	if over.vars("locals")["scaled"] != "0" {
-		t.Errorf("scaled after the step: %v", over.vars("locals"))
+	if l := over.localsAfter(in); l["scaled"] != "0" {
+		t.Errorf("scaled after the step: %v", l)
 	}
 	out := h.ok("step_out", map[string]any{"sessionId": id})
 	if out.obj("location").str("function") != "main" {

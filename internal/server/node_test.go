@@ -51,7 +51,7 @@ func TestNodeBreakpointStepsAndEvaluate(t *testing.T) {
 	}
 	over := h.ok("step_over", map[string]any{"sessionId": id})
 	wantStop(t, over, "step", 6)
-	if l := over.vars("locals"); l["scaled"] != "10" || l["item"] != "1" || l["factor"] != "10" {
+	if l := over.localsAfter(into); l["scaled"] != "10" || l["item"] != "1" || l["factor"] != "10" {
 		t.Fatalf("locals in weigh: %v", l)
 	}
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "scaled + factor"}); ev.str("result") != "20" {

@@ -56,7 +56,7 @@ func TestPythonBreakpointStepsAndEvaluate(t *testing.T) {
 	if !strings.Contains(seen, "weighing 0\n") {
 		t.Errorf("snapshots should carry the program's output in whole lines: %q", seen)
 	}
-	if l := next.vars("locals"); l["i"] != "1" || l["total"] != "0" || l["label"] != "'item-0'" {
+	if l := next.localsAfter(snap, out); l["i"] != "1" || l["total"] != "0" || l["label"] != "'item-0'" {
 		t.Errorf("locals at the second hit: %v", l)
 	}
 	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "i * 10 + total"}); ev.str("result") != "10" || ev.str("type") != "int" {

@@ -119,16 +119,16 @@ func (s *server) paused(p cdp.Paused) {
 		s.resumeQuietly()
 	case pauseRequested && internalTop && s.opts.justMyCode && s.hasUserFrame(p) && s.pauseRetries < maxPauseRetries:
 		// Paused inside Node's own code called from the user's: finish
-		// the internals (stepping skips blackboxed scripts), and pause
-		// again in case the step runs off into the event loop.
+		// the internals (stepping skips blackboxed scripts). A step that
+		// runs off into the event loop leaves the pause asked for, and
+		// requestPause asks again. (Asking at once here paused again in
+		// the same internals, under load, until the retries ran out.)
 		s.pauseRetries++
 		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
 		defer cancel()
 		if err := s.cdp.Call(ctx, "Debugger.stepOut", nil, nil); err != nil {
 			s.reportStop(p, "pause", "Paused", "", nil)
-			return
 		}
-		_ = s.cdp.Call(ctx, "Debugger.pause", nil, nil)
 	case pauseRequested && internalTop && s.opts.justMyCode && !s.hasUserFrame(p) && s.pauseRetries >= maxInternalSteps:
 		// Still in Node's own code (a module loading, while node starts):
 		// let it run; requestPause asks again a moment later.
