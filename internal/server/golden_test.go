@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,14 +29,25 @@ func (h *harness) answer(tool string, args map[string]any) ([]byte, bool) {
 	return []byte(res.Content[0].(*mcp.TextContent).Text), res.IsError
 }
 
-// golden calls a tool that must succeed (or, with wantError, fail) and
-// compares its scrubbed answer with testdata/golden/name.json. It returns
-// the decoded answer for the test's own checks.
+// golden calls a tool that must succeed and compares its scrubbed answer
+// with testdata/golden/name.json. It returns the decoded answer for the
+// test's own checks.
 func (h *harness) golden(name, tool string, args map[string]any, s scrubber) result {
 	h.t.Helper()
+	return h.goldenAnswer(name, tool, args, s, false)
+}
+
+// goldenFailure is golden for a call that must fail.
+func (h *harness) goldenFailure(name, tool string, args map[string]any, s scrubber) result {
+	h.t.Helper()
+	return h.goldenAnswer(name, tool, args, s, true)
+}
+
+func (h *harness) goldenAnswer(name, tool string, args map[string]any, s scrubber, wantError bool) result {
+	h.t.Helper()
 	text, isErr := h.answer(tool, args)
-	if isErr != s.wantError {
-		h.t.Fatalf("%s(%v): isError=%v, want %v: %s", tool, args, isErr, s.wantError, text)
+	if isErr != wantError {
+		h.t.Fatalf("%s(%v): isError=%v, want %v: %s", tool, args, isErr, wantError, text)
 	}
 	var out result
 	if err := json.Unmarshal(text, &out); err != nil {
@@ -101,8 +111,6 @@ type scrubber struct {
 	// only, when set, keeps the elements of the answer's list field
 	// only.field whose "id" is only.id (one language of several).
 	only *struct{ field, id string }
-	// wantError is whether the call must fail.
-	wantError bool
 }
 
 // newScrubber scrubs the repository's path, the given session ids and the
@@ -265,9 +273,6 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 	case json.Delim('}'), json.Delim(']'):
 		return nil, errors.New("unexpected end of a JSON value")
 	}
-	if tok == nil && dec.More() {
-		return nil, io.ErrUnexpectedEOF
-	}
 	return tok, nil
 }
 
@@ -288,9 +293,7 @@ func TestGoldenMock(t *testing.T) {
 	wantStop(t, h.golden("start_debugging.mock", "start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}, s), "breakpoint", 2)
 	wantStop(t, h.golden("step_over.mock", "step_over", map[string]any{"sessionId": id}, s), "step", 3)
 
-	wrong := s
-	wrong.wantError = true
-	h.golden("failure.mock", "set_breakpoint", map[string]any{"sessionId": id, "file": prog}, wrong)
+	h.goldenFailure("failure.mock", "set_breakpoint", map[string]any{"sessionId": id, "file": prog}, s)
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
 
 	flood := h.session()
@@ -322,9 +325,7 @@ func TestGoldenPython(t *testing.T) {
 	wantStop(t, h.golden("start_debugging.python", "start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}, s), "breakpoint", 8)
 	h.ok("remove_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 8})
 	wantStop(t, h.golden("step_over.python", "step_over", map[string]any{"sessionId": id}, s), "step", 7)
-	wrong := s
-	wrong.wantError = true
-	h.golden("failure.python", "evaluate_expression", map[string]any{"sessionId": id, "expression": "nosuch + 1"}, wrong)
+	h.goldenFailure("failure.python", "evaluate_expression", map[string]any{"sessionId": id, "expression": "nosuch + 1"}, s)
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
 
 	wide := h.sessionFor("python")
