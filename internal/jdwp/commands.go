@@ -4,17 +4,16 @@ import "context"
 
 // Command sets.
 const (
-	setVM          = 1
-	setRefType     = 2
-	setClassType   = 3
-	setMethod      = 6
-	setObject      = 9
-	setString      = 10
-	setThread      = 11
-	setArray       = 13
-	setEventReq    = 15
-	setStackFrame  = 16
-	setClassObject = 17
+	setVM         = 1
+	setRefType    = 2
+	setClassType  = 3
+	setMethod     = 6
+	setObject     = 9
+	setString     = 10
+	setThread     = 11
+	setArray      = 13
+	setEventReq   = 15
+	setStackFrame = 16
 )
 
 // Type tags of reference types.
@@ -315,22 +314,6 @@ func (c *Conn) SourceFile(ctx context.Context, t ReferenceTypeID) (string, error
 	return s, r.done()
 }
 
-// NestedTypes lists the types declared inside a type.
-func (c *Conn) NestedTypes(ctx context.Context, t ReferenceTypeID) ([]ClassRef, error) {
-	w := c.newWriter()
-	w.refType(t)
-	r, err := c.call(ctx, setRefType, 8, "ReferenceType.NestedTypes", w.b)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]ClassRef, 0, n)
-	for range n {
-		out = append(out, ClassRef{TypeTag: r.byte(), ID: r.refType()})
-	}
-	return out, r.done()
-}
-
 // Interfaces lists the interfaces a type directly implements.
 func (c *Conn) Interfaces(ctx context.Context, t ReferenceTypeID) ([]ReferenceTypeID, error) {
 	w := c.newWriter()
@@ -516,14 +499,6 @@ func (c *Conn) ThreadName(ctx context.Context, t ObjectID) (string, error) {
 	}
 	v := r.string()
 	return v, r.done()
-}
-
-// SuspendThread suspends one thread (once more).
-func (c *Conn) SuspendThread(ctx context.Context, t ObjectID) error {
-	w := c.newWriter()
-	w.object(t)
-	_, err := c.call(ctx, setThread, 2, "ThreadReference.Suspend", w.b)
-	return err
 }
 
 // ThreadStatus is a thread's state and whether it is suspended.
@@ -734,16 +709,4 @@ func (c *Conn) ThisObject(ctx context.Context, t ObjectID, f FrameID) (Value, er
 	}
 	v := r.value()
 	return v, r.done()
-}
-
-// ReflectedType is the type a java.lang.Class object stands for.
-func (c *Conn) ReflectedType(ctx context.Context, class ObjectID) (byte, ReferenceTypeID, error) {
-	w := c.newWriter()
-	w.object(class)
-	r, err := c.call(ctx, setClassObject, 1, "ClassObjectReference.ReflectedType", w.b)
-	if err != nil {
-		return 0, 0, err
-	}
-	tag, id := r.byte(), r.refType()
-	return tag, id, r.done()
 }

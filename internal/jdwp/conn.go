@@ -104,21 +104,6 @@ type Options struct {
 	AfterRead func()
 }
 
-// Dial connects to a VM's JDWP agent at addr (host:port) and shakes hands.
-func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("connect to the JVM at %s: %w", addr, err)
-	}
-	c, err := New(ctx, nc, opts)
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
 // New shakes hands on rwc, starts the reader and asks the VM for its
 // identifier sizes. ctx bounds the handshake.
 func New(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (*Conn, error) {

@@ -347,9 +347,6 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 	}
 }
 
-// Done is closed once the connection has ended.
-func (c *Client) Done() <-chan struct{} { return c.readerDone }
-
 // Close closes the connection and waits for the reader goroutine to end.
 func (c *Client) Close() error {
 	var err error
