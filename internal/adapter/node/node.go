@@ -78,19 +78,6 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	return a.avail
 }
 
-// quirks are what the engine must know about this adapter.
-var quirks = adapter.Quirks{
-	EvaluateContext: "repl",
-	LimitEvaluation: adapter.LimitByArgument,
-	// Packages' code is not the user's: shown in stacks only when asked.
-	InternalFrame: func(_, path string) bool { return strings.Contains(path, "/node_modules/") },
-	// A logpoint's {x} becomes ${x} in a template literal: String(x),
-	// which loses a string's quotes. JSON quotes it as evaluate shows it.
-	LogpointExpression: func(expression string) string {
-		return `((v) => typeof v === "string" ? JSON.stringify(v) : v)((` + expression + `))`
-	},
-}
-
 // Launch prepares the launch of a program; node itself starts when the
 // launch request reaches the in-process adapter.
 func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapter.Connection, error) {

@@ -83,23 +83,6 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 	}
 }
 
-// quirks are debugpy's departures from plain DAP.
-func quirks() adapter.Quirks {
-	return adapter.Quirks{
-		EvaluateContext: evaluateContext,
-		LimitEvaluation: new(evaluationLimiter).limit,
-		// A stop by the userUnhandled filter (debug_test's failed
-		// assertions) names the raising frame "test_x (Current frame)"
-		// and the exception "AssertionError       (note: full exception
-		// trace is shown but execution is paused at: test_x)".
-		FrameName:   func(name string) string { return strings.TrimSuffix(name, " (Current frame)") },
-		ExceptionID: func(id string) string { return strings.TrimSpace(strings.SplitN(id, "(note:", 2)[0]) },
-		// pydevd turns a logpoint message into "text %s" % (x,): str(x).
-		// repr keeps a string's quotes, as evaluate shows it.
-		LogpointExpression: func(expression string) string { return "repr((" + expression + "))" },
-	}
-}
-
 // unavailableError says that no interpreter can run debugpy, naming each
 // one tried and what to install.
 func unavailableError(tried []tried) *adapter.UnavailableError {
