@@ -38,6 +38,11 @@ type Language struct {
 	// names out of their locals, since every stop carries the locals;
 	// get_local_variables still names every type.
 	PlainTypes []string
+	// VSCodeType is the VS Code debugger type whose UI fits the language
+	// ("debugpy", "node", …): expose_session's launch configuration names
+	// it, and with debugServer set VS Code speaks DAP to the mirror
+	// whatever the type.
+	VSCodeType string
 }
 
 // ModeStatus says whether launch or attach works.

@@ -53,6 +53,7 @@ func (*Adapter) Language() adapter.Language {
 		RequiresExecutable: true,
 		DefaultExecutable:  "java",
 		PlainTypes:         []string{"int", "boolean", "java.lang.String"},
+		VSCodeType:         "java",
 	}
 }
 

@@ -58,6 +58,7 @@ var languages = []adapter.Language{
 		DisplayName:       "C",
 		Description:       "LLVM's lldb-dap; a lone .c file is compiled with cc -g -O0",
 		DefaultExecutable: "lldb-dap",
+		VSCodeType:        "lldb-dap",
 		PlainTypes:        []string{"int", "bool"},
 	},
 	{
@@ -66,6 +67,7 @@ var languages = []adapter.Language{
 		DisplayName:       "C++",
 		Description:       "LLVM's lldb-dap; a lone .cpp file is compiled with c++ -g -O0",
 		DefaultExecutable: "lldb-dap",
+		VSCodeType:        "lldb-dap",
 		PlainTypes:        []string{"int", "bool"},
 	},
 	{
@@ -73,6 +75,7 @@ var languages = []adapter.Language{
 		DisplayName:       "Rust",
 		Description:       "LLVM's lldb-dap with the toolchain's Rust formatters; a Cargo project is built with cargo build",
 		DefaultExecutable: "lldb-dap",
+		VSCodeType:        "lldb-dap",
 		// i32 is the integer a literal defaults to; others keep their type.
 		PlainTypes: []string{"i32", "bool"},
 	},

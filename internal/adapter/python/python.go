@@ -55,6 +55,7 @@ func (a *Adapter) Language() adapter.Language {
 		DefaultExecutable:  "python3",
 		// A Python float's repr always has a point, an exponent, inf or nan.
 		PlainTypes: []string{"int", "float", "str", "bool", "NoneType"},
+		VSCodeType: "debugpy",
 	}
 }
 

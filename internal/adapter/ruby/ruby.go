@@ -57,6 +57,7 @@ func (a *Adapter) Language() adapter.Language {
 		DefaultExecutable:  "rdbg",
 		// A Ruby Float's inspect always has a point (or Infinity, NaN).
 		PlainTypes: []string{"Integer", "Float", "String", "TrueClass", "FalseClass", "NilClass"},
+		VSCodeType: "rdbg",
 	}
 }
 
