@@ -43,6 +43,10 @@ type Language struct {
 	// it, and with debugServer set VS Code speaks DAP to the mirror
 	// whatever the type.
 	VSCodeType string
+	// TestRunner names the runner debug_test drives ("pytest"), for an
+	// adapter that implements the TestRunner interface; empty where it
+	// runs none for this language (C and C++ have no standard one).
+	TestRunner string
 }
 
 // ModeStatus says whether launch or attach works.

@@ -49,6 +49,7 @@ func (a *Adapter) Language() adapter.Language {
 		// Not float64: Delve shows 5.0 as 5.
 		PlainTypes: []string{"int", "string", "bool"},
 		VSCodeType: "go",
+		TestRunner: "go test",
 	}
 }
 

@@ -54,6 +54,7 @@ func (*Adapter) Language() adapter.Language {
 		DefaultExecutable:  "java",
 		PlainTypes:         []string{"int", "boolean", "java.lang.String"},
 		VSCodeType:         "java",
+		TestRunner:         "JUnit",
 	}
 }
 

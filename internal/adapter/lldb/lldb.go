@@ -78,6 +78,7 @@ var languages = []adapter.Language{
 		VSCodeType:        "lldb-dap",
 		// i32 is the integer a literal defaults to; others keep their type.
 		PlainTypes: []string{"i32", "bool"},
+		TestRunner: "cargo test",
 	},
 }
 

@@ -29,13 +29,13 @@ func init() {
 		ID: "javascript", Aliases: []string{"js", "node", "nodejs"}, DisplayName: "JavaScript",
 		Description:        "Node.js through its built-in inspector (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
-		PlainTypes: jsPlainTypes, VSCodeType: "node",
+		PlainTypes: jsPlainTypes, VSCodeType: "node", TestRunner: "node:test",
 	}})
 	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "typescript", Aliases: []string{"ts"}, DisplayName: "TypeScript",
 		Description:        "Node.js through its built-in inspector, following source maps (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
-		PlainTypes: jsPlainTypes, VSCodeType: "node",
+		PlainTypes: jsPlainTypes, VSCodeType: "node", TestRunner: "node:test",
 	}})
 }
 

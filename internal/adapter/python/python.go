@@ -56,6 +56,7 @@ func (a *Adapter) Language() adapter.Language {
 		// A Python float's repr always has a point, an exponent, inf or nan.
 		PlainTypes: []string{"int", "float", "str", "bool", "NoneType"},
 		VSCodeType: "debugpy",
+		TestRunner: "pytest",
 	}
 }
 

@@ -58,6 +58,7 @@ func (a *Adapter) Language() adapter.Language {
 		// A Ruby Float's inspect always has a point (or Infinity, NaN).
 		PlainTypes: []string{"Integer", "Float", "String", "TrueClass", "FalseClass", "NilClass"},
 		VSCodeType: "rdbg",
+		TestRunner: "minitest",
 	}
 }
 
