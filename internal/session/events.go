@@ -41,7 +41,8 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 			b.Category = "console"
 		}
 		text := s.traceFromOutput(b.Output)
-		// lldb-dap ends lines with \r\n; agents and tests expect \n.
+		// lldb-dap ends lines with \r\n; agents and tests expect \n
+		// (docs/adapter-quirks.md, lldb-5).
 		s.out.Append(b.Category, strings.ReplaceAll(text, "\r\n", "\n"))
 	case "stopped":
 		var b dap.StoppedEventBody

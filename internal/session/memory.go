@@ -66,7 +66,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 	}
 	// The debugger accepts a watchpoint even where the CPU's debug
 	// registers do not reach the program, which then runs past every write
-	// (ADAPTER-QUIRKS.md, Drift): a wrong answer, so refuse instead.
+	// (docs/adapter-quirks.md, lldb-18, delve-13): a wrong answer, so refuse instead.
 	if wp := adapter.Watchpoints(ctx); !wp.Usable {
 		return nil, nil, errorf(noWatchpointsHint(expression), "set_data_breakpoint cannot be relied on here, so it is off: %s. Use break_on_change instead (it finds the change by single steps), or a breakpoint with a condition on the value", wp.Reason)
 	}

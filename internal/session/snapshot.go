@@ -229,6 +229,7 @@ func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.V
 // localsScope picks the scope that holds the frame's locals: the one the
 // adapter marks as locals, else one named like it, else the first cheap one.
 // Registers and other expensive scopes are never picked.
+// docs/adapter-quirks.md: lldb-12.
 func localsScope(scopes []dap.Scope) *dap.Scope {
 	for i := range scopes {
 		if scopes[i].PresentationHint == "locals" {

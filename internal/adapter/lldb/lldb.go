@@ -7,7 +7,7 @@
 // a cache directory, or runs `cargo build` for a Cargo project, then starts
 // one lldb-dap per session. Attach attaches that lldb-dap to a local
 // process by id. The lldb-dap departures from plain DAP handled here are
-// listed in ADAPTER-QUIRKS.md; see quirks.go.
+// the lldb-* rows of docs/adapter-quirks.md; see quirks.go.
 package lldb
 
 import (

@@ -5,7 +5,7 @@
 // talks DAP to it in-process, over a pipe; `mcp-debugger adapter
 // javascript` serves it on stdin/stdout to any DAP client. Nothing needs
 // installing but node itself. The inspector's measured behaviour is in
-// ADAPTER-QUIRKS.md, section "Node's inspector".
+// docs/adapter-quirks.md, the node-* rows.
 package node
 
 import (

@@ -7,6 +7,7 @@ import (
 )
 
 // quirks are what the engine must know about this adapter.
+// docs/adapter-quirks.md: node-17.
 var quirks = adapter.Quirks{
 	EvaluateContext: "repl",
 	LimitEvaluation: adapter.LimitByArgument,

@@ -29,6 +29,7 @@ const (
 	// "watch" answers "None" and "NameError: name 'x' is not defined".
 	// The price: "watch" compiles in eval mode, so statements ("x = 5")
 	// fail with a SyntaxError that "repl" would have executed.
+	// docs/adapter-quirks.md: debugpy-3.
 	evaluateContext = "watch"
 	// aptPackage is Debian's and Ubuntu's debugpy.
 	aptPackage = "python3-debugpy"

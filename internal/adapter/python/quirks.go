@@ -7,6 +7,7 @@ import (
 )
 
 // quirks are debugpy's departures from plain DAP.
+// docs/adapter-quirks.md: debugpy-5, debugpy-6.
 func quirks() adapter.Quirks {
 	return adapter.Quirks{
 		EvaluateContext: evaluateContext,
@@ -27,6 +28,7 @@ func quirks() adapter.Quirks {
 // stopOnEntry, and a pause lands at the program's next Python line (a
 // thread inside a C call, time.sleep or a socket wait, pauses when it
 // returns).
+// docs/adapter-quirks.md: debugpy-7.
 func attachQuirks() adapter.Quirks {
 	q := quirks()
 	q.PauseAfterAttach = true

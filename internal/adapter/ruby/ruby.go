@@ -7,7 +7,7 @@
 // rdbg departs from DAP in ways that changed between releases (Debian
 // shipped 1.4.0, ships 1.6.3 now): what is sent and what the transport
 // absorbs is chosen from the version `rdbg --version` reports (version.go,
-// transport.go; ADAPTER-QUIRKS.md, rdbg).
+// transport.go; docs/adapter-quirks.md, rdbg-12).
 package ruby
 
 import (
