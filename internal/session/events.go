@@ -139,9 +139,10 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		st.ThreadID = s.last.ThreadID
 	}
 	if st.ThreadID == 0 {
-		// A stop on no particular thread (Delve pausing a thread that runs
-		// no goroutine): show the first thread the adapter lists. Asking
-		// here is safe: responses are read by the client's own goroutine.
+		// A stop on no particular thread (Delve pausing a thread that
+		// runs no goroutine; docs/adapter-quirks.md, delve-20): show
+		// the first thread the adapter lists. Asking here is safe:
+		// responses are read by the client's own goroutine.
 		s.mu.Unlock()
 		st.ThreadID = firstThread(r)
 		s.mu.Lock()

@@ -29,8 +29,9 @@ const deleteTimeout = 5 * time.Second
 const ownSeqBase = 1 << 30
 
 // transport sits between the session and rdbg and absorbs its
-// departures from DAP (docs/adapter-quirks.md: rdbg-5, rdbg-6, rdbg-8, rdbg-10), documented here because
-// the rewriting is invisible to the session:
+// departures from DAP (docs/adapter-quirks.md: rdbg-5, rdbg-6, rdbg-8,
+// rdbg-10), documented here because the rewriting is invisible to the
+// session:
 //
 //   - A request rdbg does not know would make it close the connection: the
 //     transport answers it itself with a failed response instead.
