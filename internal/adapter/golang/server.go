@@ -16,8 +16,8 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
-// addressTimeout bounds the wait for dlv's first line, which comes within
-// tens of milliseconds (docs/adapter-quirks.md, delve-1); more means dlv is stuck.
+// addressTimeout bounds the wait for dlv's first line, which comes within tens
+// of milliseconds (docs/adapter-quirks.md, delve-1); more means dlv is stuck.
 const addressTimeout = 20 * time.Second
 
 // listeningPrefix starts the line `dlv dap` prints once it listens.
