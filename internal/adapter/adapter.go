@@ -38,6 +38,15 @@ type Language struct {
 	// names out of their locals, since every stop carries the locals;
 	// get_local_variables still names every type.
 	PlainTypes []string
+	// VSCodeType is the VS Code debugger type whose UI fits the language
+	// ("debugpy", "node", …): expose_session's launch configuration names
+	// it, and with debugServer set VS Code speaks DAP to the mirror
+	// whatever the type.
+	VSCodeType string
+	// TestRunner names the runner debug_test drives ("pytest"), for an
+	// adapter that implements the TestRunner interface; empty where it
+	// runs none for this language (C and C++ have no standard one).
+	TestRunner string
 }
 
 // ModeStatus says whether launch or attach works.
@@ -270,11 +279,14 @@ type OutputStream struct {
 type Quirks struct {
 	// EvaluateContext is the evaluate context that yields a plain value
 	// ("repl" when empty).
+	// docs/adapter-quirks.md: lldb-4, debugpy-3.
 	EvaluateContext string
 	// NoTerminatedEvent: the adapter ends by closing the connection.
+	// docs/adapter-quirks.md: rdbg-6.
 	NoTerminatedEvent bool
 	// Unsupported lists requests that must never be sent (some adapters drop
 	// the connection on an unknown request); tools answer "not supported".
+	// docs/adapter-quirks.md: rdbg-4, rdbg-5.
 	Unsupported []string
 	// NoLogpointInterpolation: the adapter's logpoints print their message
 	// as it is, without evaluating {expression} parts as DAP says they
@@ -284,30 +296,37 @@ type Quirks struct {
 	// collects for the {…} of a logpoint message, so that the value reads
 	// as evaluate shows it (debugpy formats {x} with str(), which loses a
 	// string's quotes: '1' and 1 would read alike).
+	// docs/adapter-quirks.md: debugpy-6, node-17.
 	LogpointExpression func(expression string) string
 	// UnsupportedWhy, when set, names the adapter in that answer ("rdbg
 	// 1.6.3", the version found), so the agent knows it is the adapter's
 	// limit, not its call's.
+	// docs/adapter-quirks.md: rdbg-12.
 	UnsupportedWhy string
 	// FunctionBreakpointName, when set, turns the name an agent gave a
 	// function breakpoint into the one the adapter resolves (Delve wants
 	// "main.weigh" where an agent writes "weigh"). The session keeps the
 	// agent's name; only the request carries this one.
+	// docs/adapter-quirks.md: delve-10.
 	FunctionBreakpointName func(name string) string
 	// IsNoise, when set, reports output events that are the adapter's own
 	// chatter (banners, help lines), kept out of the program's output.
+	// docs/adapter-quirks.md: delve-7, lldb-5.
 	IsNoise func(category, text string) bool
 	// FrameName, when set, rewrites the name of every stack frame the
 	// adapter reports, wherever the session shows one (stack traces, stop
 	// locations): lldb-dap leaves Rust's hash suffixes and legacy symbol
 	// escapes in names ("main::h038dc…", "$u7b$$u7b$closure$u7d$$u7d$").
+	// docs/adapter-quirks.md: lldb-9, debugpy-5.
 	FrameName func(name string) string
 	// PauseAfterAttach: the adapter's attach request has no stopOnEntry
 	// (debugpy's), so an attach that should leave the program paused sends
 	// a pause once configured.
+	// docs/adapter-quirks.md: debugpy-7.
 	PauseAfterAttach bool
 	// ExceptionID, when set, cleans the exception id of an exceptionInfo
 	// answer (debugpy appends a note about where execution is paused).
+	// docs/adapter-quirks.md: debugpy-5.
 	ExceptionID func(id string) string
 	// InternalFrame, when set, marks further frames as the runtime's own
 	// (besides those without source or hinted "subtle"/"label"): stack
@@ -317,6 +336,7 @@ type Quirks struct {
 	// when it has none. lldb-dap gives
 	// Rust's std frames (the panic machinery, the ~17 frames of
 	// std::rt::lang_start under main) real /rustc/… paths.
+	// docs/adapter-quirks.md: lldb-11, jvm-2.
 	InternalFrame func(name, path string) bool
 	// BeforeContinue, when set, runs before a continue request that
 	// follows a step which stopped for another reason than its own end (a
@@ -326,7 +346,7 @@ type Quirks struct {
 	// stays paused). lldb-dap needs it: a step that a breakpoint
 	// interrupted stays on the thread's plan stack, and the next continue
 	// would finish that step in the caller instead of running to the next
-	// breakpoint (ADAPTER-QUIRKS.md, lldb-dap 2); the hook discards it.
+	// breakpoint (docs/adapter-quirks.md, lldb-2); the hook discards it.
 	BeforeContinue func(ctx context.Context, call CallFunc, threadID int) error
 	// StopReason, when set, corrects the reason and description of a
 	// stopped event from the adapter's own. lldb-dap reports a pause that
@@ -334,22 +354,26 @@ type Quirks struct {
 	// description "signal SIGSTOP" (an agent that asked for a pause must
 	// see "pause", not a crash), and a Rust panic, which it can only catch
 	// with a breakpoint of the adapter's own, as that breakpoint.
+	// docs/adapter-quirks.md: lldb-13, lldb-14, lldb-15.
 	StopReason func(reason, description string) (string, string)
 	// BreakpointLocations, when set, tells how many places in the program
 	// the adapter's breakpoint adapterID resolved to, 0 when it cannot
 	// tell. DAP has no field for it; lldb-dap reports one breakpoint for a
 	// line that compiles to several places (a Rust `for` line).
+	// docs/adapter-quirks.md: lldb-16.
 	BreakpointLocations func(ctx context.Context, call CallFunc, adapterID int) int
 	// ElementCount, when set, recognises a value that gives only a
 	// container's element count and returns that count: lldb-dap shows a
 	// std::vector or a Rust Vec as "size=2". The session then reads the
 	// first elements and shows them after the count.
+	// docs/adapter-quirks.md: lldb-17.
 	ElementCount func(value string) (int, bool)
 	// TotalFramesEstimated: a stackTrace answer that does not reach the
 	// bottom of the stack gives a guess for totalFrames, not the count
 	// (Delve adds its stackTraceDepth), so a frame's depth from the bottom
 	// is unknown unless the whole stack was fetched; the session then
 	// fetches the rest of a deep stack to count it.
+	// docs/adapter-quirks.md: delve-11.
 	TotalFramesEstimated bool
 	// LimitEvaluation, when set, prepares an evaluate the agent asked for
 	// so that the adapter answers once limit has passed, stopping the
@@ -357,6 +381,7 @@ type Quirks struct {
 	// otherwise hold the paused thread, and with it every later request,
 	// for good). It returns arguments to add to the evaluate request. The
 	// session checks that the thread is paused again before it says so.
+	// docs/adapter-quirks.md: debugpy-4, jvm-4.
 	LimitEvaluation func(ctx context.Context, call CallFunc, frameID int, limit time.Duration) (map[string]any, error)
 }
 

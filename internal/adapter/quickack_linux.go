@@ -11,8 +11,8 @@ const tcpQuickAck = 12
 // QuickAck returns a function that re-arms TCP_QUICKACK on conn, for
 // dap.Options.AfterRead. Run after every read, it makes the kernel ACK at
 // once instead of up to 40 ms later, which releases a peer that writes two
-// messages back to back with Nagle on (rdbg, Node's inspector, a user's own
-// debugpy: see ADAPTER-QUIRKS.md). Linux clears the flag by itself, hence
+// messages back to back with Nagle on (docs/adapter-quirks.md: rdbg-2,
+// node-1, debugpy-2, jvm-1). Linux clears the flag by itself, hence
 // re-arming after each read. It returns nil when conn is not TCP.
 func QuickAck(conn net.Conn) func() {
 	tc, ok := conn.(*net.TCPConn)

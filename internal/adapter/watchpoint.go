@@ -19,8 +19,8 @@ const WatchpointsEnv = "MCP_DEBUGGER_WATCHPOINTS"
 // WatchpointStatus says whether data breakpoints can be relied on here.
 // Virtual machines differ in whether the CPU's debug registers reach the
 // guest: on some, a debugger sets a watchpoint, reports it enabled, and the
-// program runs past every write (ADAPTER-QUIRKS.md, Drift). lldb-dap and
-// Delve alike ride on those registers.
+// program runs past every write (docs/adapter-quirks.md, lldb-18, delve-13).
+// lldb-dap and Delve alike ride on those registers.
 type WatchpointStatus struct {
 	// Usable: a watchpoint set by a real debugger fired on a real write.
 	Usable bool `json:"usable"`

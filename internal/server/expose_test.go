@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/mirror"
 )
@@ -269,4 +270,29 @@ func TestMirrorPython(t *testing.T) {
 	d.event("stopped")
 	h.ok("close_debug_session", map[string]any{"sessionId": id})
 	d.event("terminated")
+}
+
+// A TypeScript session runs on the Node adapter: the launch configuration
+// an IDE attaches with names Node's debugger type, whose UI shows
+// JavaScript values, not a native debugger's.
+func TestExposeTypeScriptNamesNodesDebuggerType(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("typescript")
+	h.stopAt(id, nodeProgram(t, "ts/src/weigh.ts"), 8, nodeProgram(t, "ts/dist/loop.js"))
+	cfg := h.ok("expose_session", map[string]any{"sessionId": id}).obj("launchConfig")
+	if got := cfg.str("type"); got != "node" {
+		t.Fatalf("launchConfig.type of a TypeScript session = %q, want node (%v)", got, cfg)
+	}
+	d := attachIDE(t, h.ok("expose_session", map[string]any{"sessionId": id}))
+	d.event("stopped")
+}
+
+// Every language names a VS Code debugger type: without one, an IDE
+// attaching with expose_session's launch configuration finds no debugger.
+func TestExposeEveryLanguageNamesAVSCodeType(t *testing.T) {
+	for _, a := range adapter.All() {
+		if lang := a.Language(); lang.VSCodeType == "" {
+			t.Errorf("language %s has no VSCodeType", lang.ID)
+		}
+	}
 }

@@ -136,8 +136,8 @@ func TestNativeCFunctionAndConditionalBreakpoints(t *testing.T) {
 
 // TestNativeStaleStepPlan: a step over weigh(2, 3) is interrupted by the
 // breakpoint inside weigh; LLDB keeps that step-over, and without the
-// adapter's fix the next continue finishes it in main (reason "step")
-// instead of stopping at the breakpoint's next hit (ADAPTER-QUIRKS.md).
+// adapter's fix the next continue finishes it in main (reason "step") instead
+// of stopping at the breakpoint's next hit (docs/adapter-quirks.md, lldb-2).
 func TestNativeStaleStepPlan(t *testing.T) {
 	testenv.RequireTool(t, "apt-get install -y gcc", "cc")
 	for _, stepAfter := range []bool{false, true} {

@@ -83,7 +83,7 @@ func (s *Server) exposeSession(_ context.Context, a *exposeArgs) (*exposeResult,
 		ReadOnly: !ex.m.AllowsControl(),
 		LaunchConfig: map[string]any{
 			"name":        "mcp-debugger: " + sess.Name(),
-			"type":        launchType(sess.Language.ID),
+			"type":        sess.Language.VSCodeType,
 			"request":     "attach",
 			"debugServer": port,
 			// VS Code and nvim-dap send the configuration's fields as the
@@ -92,24 +92,6 @@ func (s *Server) exposeSession(_ context.Context, a *exposeArgs) (*exposeResult,
 			mirror.TokenField: ex.m.Token(),
 		},
 	}, nil
-}
-
-// launchType is the VS Code debugger type whose UI fits the language; with
-// debugServer set, VS Code speaks DAP to the mirror whatever the type.
-func launchType(language string) string {
-	switch language {
-	case "python":
-		return "debugpy"
-	case "go":
-		return "go"
-	case "javascript":
-		return "node"
-	case "ruby":
-		return "rdbg"
-	case "java":
-		return "java"
-	}
-	return "lldb-dap"
 }
 
 func (s *Server) unexposeSession(_ context.Context, a *sessionIDArgs) (*messageResult, error) {

@@ -258,16 +258,6 @@ func (s *Server) listLanguages(ctx context.Context, args *languagesArgs) (*langu
 	return res, nil
 }
 
-// testRunners names the runner debug_test drives per language id; a
-// language is listed only when its adapter implements adapter.TestRunner.
-var testRunners = map[string]string{
-	"python":     "pytest",
-	"go":         "go test",
-	"rust":       "cargo test",
-	"ruby":       "minitest",
-	"javascript": "node:test",
-}
-
 // languageEntryOf is one language's entry: the adapter's facts and what
 // the look for it found here.
 func languageEntryOf(a adapter.Adapter, av adapter.Availability) languageEntry {
@@ -286,7 +276,7 @@ func languageEntryOf(a adapter.Adapter, av adapter.Availability) languageEntry {
 		e.Runtime = lang.DefaultExecutable
 	}
 	if _, ok := a.(adapter.TestRunner); ok {
-		e.DebugTest = testRunners[lang.ID]
+		e.DebugTest = lang.TestRunner
 	}
 	for mode, st := range map[string]adapter.ModeStatus{"launch": av.Launch, "attach": av.Attach} {
 		if why := modeUnavailable(st); av.Installed && why != "" {

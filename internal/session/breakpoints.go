@@ -316,7 +316,8 @@ func (bp *Breakpoint) placeAt(line int) {
 
 // refusedMessage is what a breakpoint says when the adapter failed the
 // whole request that carried it (rdbg 1.6 answers setBreakpoints with
-// "<path> is not available" for a path it does not map): the agent reads
+// "<path> is not available" for a path it does not map;
+// docs/adapter-quirks.md, rdbg-9): the agent reads
 // it in the breakpoint's message, not only in a log line.
 func refusedMessage(err error) string {
 	var re *dapc.ResponseError
@@ -397,7 +398,8 @@ func (r *breakpointRegistry) byAdapterID(id int) int {
 
 // hitReason is a breakpoint stop's reason: "function breakpoint" when
 // every breakpoint it hit (our ids) is a function breakpoint. lldb-dap
-// reports such a stop as a plain "breakpoint", naming the hit breakpoint.
+// reports such a stop as a plain "breakpoint", naming the hit breakpoint
+// (docs/adapter-quirks.md, lldb-21).
 func (r *breakpointRegistry) hitReason(reason string, hits []int) string {
 	if reason != "breakpoint" || len(hits) == 0 {
 		return reason

@@ -7,11 +7,11 @@ import (
 )
 
 // Adapters treat a breakpoint on a line without code each their own way:
-// debugpy moves it back to the previous line with code (out of a gap
-// between two functions into the first one), Delve refuses it ("could not
-// find statement"), and before the start none of them is asked. So the
-// server places such a breakpoint itself, from the source, the same way
-// for every adapter.
+// debugpy moves it back to the previous line with code (out of a gap between
+// two functions into the first one), Delve refuses it ("could not find
+// statement"; docs/adapter-quirks.md, debugpy-10, delve-16), and before the
+// start none of them is asked. So the server places such a breakpoint itself,
+// from the source, the same way for every adapter.
 
 // hashCommentExts are the source kinds whose comments start with '#';
 // the others are taken to use // and /* */.

@@ -10,7 +10,8 @@ import (
 
 // The debuggee's own end is watched, not only the adapter's word on it: an
 // adapter whose program was killed while paused may never say so (Delve
-// stays paused and answers continue with "no such process"), and the exit
+// stays paused and answers continue with "no such process";
+// docs/adapter-quirks.md, delve-19), and the exit
 // codes adapters report for a killed program differ (debugpy 247, Delve
 // -9, lldb-dap 9, or -1 while paused; the built-in adapters none). The
 // process's wait status says how it ended, the same for every adapter.

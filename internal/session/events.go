@@ -41,7 +41,8 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 			b.Category = "console"
 		}
 		text := s.traceFromOutput(b.Output)
-		// lldb-dap ends lines with \r\n; agents and tests expect \n.
+		// lldb-dap ends lines with \r\n; agents and tests expect \n
+		// (docs/adapter-quirks.md, lldb-5).
 		s.out.Append(b.Category, strings.ReplaceAll(text, "\r\n", "\n"))
 	case "stopped":
 		var b dap.StoppedEventBody
@@ -138,9 +139,10 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 		st.ThreadID = s.last.ThreadID
 	}
 	if st.ThreadID == 0 {
-		// A stop on no particular thread (Delve pausing a thread that runs
-		// no goroutine): show the first thread the adapter lists. Asking
-		// here is safe: responses are read by the client's own goroutine.
+		// A stop on no particular thread (Delve pausing a thread that
+		// runs no goroutine; docs/adapter-quirks.md, delve-20): show
+		// the first thread the adapter lists. Asking here is safe:
+		// responses are read by the client's own goroutine.
 		s.mu.Unlock()
 		st.ThreadID = firstThread(r)
 		s.mu.Lock()

@@ -77,7 +77,7 @@ func inlineValue(ctx context.Context, r *run, value string, ref int) (string, bo
 // namesOnlyItsType reports whether value, a struct's without a summary,
 // says no more than its type: lldb-dap 22 shows such a struct as its type
 // name ("Shape"), lldb-dap 19 as the name and its address
-// ("Shape @ 0x55555556deb0").
+// ("Shape @ 0x55555556deb0"; docs/adapter-quirks.md, lldb-22).
 func namesOnlyItsType(value, typ string) bool {
 	if value == "" || value == typ {
 		return true

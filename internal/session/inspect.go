@@ -110,7 +110,8 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeI
 		if err := r.call(ctx, "stackTrace", args, &body); err != nil {
 			if st.Reason == "entry" && threadID == st.ThreadID {
 				// Before the first line some adapters (Delve) have no
-				// stack yet: an empty one, not an error.
+				// stack yet: an empty one, not an error
+				// (docs/adapter-quirks.md, delve-6).
 				return []Frame{}, nil
 			}
 			return nil, adapterError("get the stack trace", err, "list_threads shows the valid thread ids")

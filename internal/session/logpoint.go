@@ -10,11 +10,11 @@ import (
 )
 
 // Logpoints on an adapter that does not announce supportsLogPoints (rdbg:
-// 1.6.3 ignores logMessage and stops) are emulated: sent as plain
-// breakpoints, and each stop at one is answered by the session, which
-// evaluates the message's {expression} parts in the top frame, writes the
-// line to the output (category console) and continues. The agent sees no
-// stop.
+// 1.6.3 ignores logMessage and stops; docs/adapter-quirks.md, rdbg-11) are
+// emulated: sent as plain breakpoints, and each stop at one is answered by the
+// session, which evaluates the message's {expression} parts in the top frame,
+// writes the line to the output (category console) and continues. The agent
+// sees no stop.
 
 // emulatesLogpoints reports whether this run's adapter leaves logpoints to
 // the session.

@@ -66,7 +66,8 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 	}
 	// The debugger accepts a watchpoint even where the CPU's debug
 	// registers do not reach the program, which then runs past every write
-	// (ADAPTER-QUIRKS.md, Drift): a wrong answer, so refuse instead.
+	// (docs/adapter-quirks.md, lldb-18, delve-13): a wrong answer, so
+	// refuse instead.
 	if wp := adapter.Watchpoints(ctx); !wp.Usable {
 		return nil, nil, errorf(noWatchpointsHint(expression), "set_data_breakpoint cannot be relied on here, so it is off: %s. Use break_on_change instead (it finds the change by single steps), or a breakpoint with a condition on the value", wp.Reason)
 	}
@@ -83,7 +84,8 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 	}
 	// DAP names a variable by its container and name; a bare name with
 	// only a frame is the adapter's to interpret (lldb-dap takes the value
-	// as an address), so find the variable among the frame's scopes first.
+	// as an address: docs/adapter-quirks.md, lldb-20), so find the
+	// variable among the frame's scopes first.
 	if ref := s.scopeHolding(ctx, r, st, frame, expression); ref != 0 {
 		args["variablesReference"] = ref
 	}

@@ -19,9 +19,9 @@ func (r *run) markHitsLocked(ids ...int) {
 	}
 }
 
-// markHitAtStop records, for an adapter that does not say which breakpoint
-// a breakpoint stop is for (rdbg), the line breakpoints where it stopped.
-// The stop's frames are fetched.
+// markHitAtStop records, for an adapter that does not say which breakpoint a
+// breakpoint stop is for (rdbg: docs/adapter-quirks.md, rdbg-13), the line
+// breakpoints where it stopped. The stop's frames are fetched.
 func (s *Session) markHitAtStop(r *run, st *Stop) {
 	if st.Reason != "breakpoint" || len(st.HitBreakpointIDs) > 0 {
 		return

@@ -216,12 +216,13 @@ func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, 
 	return res, nil
 }
 
-// changeBySteps steps into every call into the project's own code and
-// compares the value in the same frame after each step. A step that
-// enters code the user did not write (the standard library, a dependency,
-// runtime internals) is followed by a step out: Delve, unlike debugpy and
-// lldb-dap, steps into all of it, and a fmt.Printf alone takes hundreds
-// of steps. A change made in there is still found, at the calling line.
+// changeBySteps steps into every call into the project's own code and compares
+// the value in the same frame after each step. A step that enters code the
+// user did not write (the standard library, a dependency, runtime internals)
+// is followed by a step out: Delve, unlike debugpy and lldb-dap, steps into
+// all of it, and a fmt.Printf alone takes hundreds of steps
+// (docs/adapter-quirks.md, delve-17). A change made in there is still found,
+// at the calling line.
 func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
 	res := &ChangeResult{Method: BySteps, From: shown(req.Expression, before)}
 	// The stops between steps are the session's own: only their stacks

@@ -28,9 +28,10 @@ const (
 //
 // Adapters send output in whatever pieces the program wrote (debugpy sends
 // print("a", 1) as "a", " ", "1", "\n", and may interleave another stream's
-// pieces between them). Pieces of one category are joined until a line
-// ends, or until someone reads, so entries are whole lines whenever the
-// program has finished them, and a read never misses a byte.
+// pieces between them; docs/adapter-quirks.md, debugpy-12). Pieces of one
+// category are joined until a line ends, or until someone reads, so entries
+// are whole lines whenever the program has finished them, and a read never
+// misses a byte.
 type OutputBuffer struct {
 	mu      sync.Mutex
 	entries []OutputEntry // oldest first

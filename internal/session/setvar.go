@@ -61,7 +61,8 @@ func (s *Session) SetVariable(ctx context.Context, req SetVariableRequest) (*Var
 	if known && body.Value == old && strings.TrimSpace(req.Value) != old && len(st.frames) > 0 {
 		// debugpy answers a value it cannot evaluate with the old value
 		// and success; evaluating the text tells such a failure apart
-		// from a value that merely prints the same.
+		// from a value that merely prints the same (docs/adapter-quirks.md,
+		// debugpy-11).
 		if _, err := evalRaw(ctx, r, st.frames[st.top].Id, req.Value); err != nil {
 			return nil, adapterError(fmt.Sprintf("set %s to %s", req.Name, req.Value), err, "the value is an expression in the program's language; the variable is unchanged")
 		}

@@ -212,7 +212,7 @@ func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.V
 	args := map[string]any{"variablesReference": ref}
 	if start > 0 || count > 0 {
 		// DAP pages only indexed children (Delve ignores start and count
-		// without the filter).
+		// without the filter: docs/adapter-quirks.md, delve-15).
 		args["filter"] = "indexed"
 		args["start"] = start
 		if count > 0 {
@@ -229,6 +229,7 @@ func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.V
 // localsScope picks the scope that holds the frame's locals: the one the
 // adapter marks as locals, else one named like it, else the first cheap one.
 // Registers and other expensive scopes are never picked.
+// docs/adapter-quirks.md: lldb-12.
 func localsScope(scopes []dap.Scope) *dap.Scope {
 	for i := range scopes {
 		if scopes[i].PresentationHint == "locals" {
@@ -477,7 +478,8 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		snap.Exception = withoutShownFrame(snap.Exception, snap.Location)
 	} else if st.framesErr != nil && st.Reason == "entry" {
 		// Stopped before any code ran: some adapters (Delve) have no
-		// stack to show yet, which is no error.
+		// stack to show yet, which is no error (docs/adapter-quirks.md,
+		// delve-6).
 		snap.LocalsNote = "stopped on entry: the program has not started its main thread (goroutine) yet, so there is no stack or locals; set breakpoints and continue"
 	} else if st.framesErr != nil {
 		snap.LocalsNote = "stack unavailable: " + st.framesErr.Error()

@@ -269,6 +269,7 @@ func merge(base, over map[string]any) map[string]any {
 // a failed launch; breakpoints, exception filters, configurationDone; then
 // the launch answer. mark is the launched program's proc.MarkVar value
 // ("" for an attach): the run's cleanup ends every process carrying it.
+// docs/adapter-quirks.md: delve-2, delve-5, lldb-1, debugpy-7.
 func (s *Session) connect(ctx context.Context, kind, mark string, start func(context.Context) (*adapter.Connection, error), breakOn string, stopOnEntry bool, wait WaitOptions) (*StartResult, error) {
 	s.mu.Lock()
 	s.setStateLocked(StateInitializing, kind)

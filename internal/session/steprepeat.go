@@ -76,7 +76,8 @@ func (s *Session) repeatStep(r *run, st *Stop, o *stepOrigin, kind string) bool 
 		s.mu.Unlock()
 		return true
 	}
-	// The interrupted step may stay on the adapter's plan stack (lldb-dap);
+	// The interrupted step may stay on the adapter's plan stack (lldb-dap:
+	// docs/adapter-quirks.md, lldb-2);
 	// the next continue cleans it up as for any interrupted step.
 	r.stepInterrupted = true
 	s.mu.Unlock()

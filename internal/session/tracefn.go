@@ -45,7 +45,8 @@ func (s *Session) TraceFunction(ctx context.Context, function string, maxCalls i
 
 // tracedCallLocked returns the traced function a stop is the entry of, if
 // that is all the stop is for. Adapters that do not say which breakpoint
-// was hit (debugpy, for function breakpoints) are asked for the top
+// was hit (debugpy, for function breakpoints: docs/adapter-quirks.md,
+// debugpy-13) are asked for the top
 // frame's name, with s.mu released meanwhile; the caller checks s.r again.
 // s.mu is held.
 func (s *Session) tracedCallLocked(r *run, st *Stop) *FunctionBreakpoint {

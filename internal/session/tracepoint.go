@@ -73,7 +73,8 @@ func (s *Session) traceFromOutput(text string) string {
 			continue
 		}
 		// The whole line is the logpoint's, with any prefix the adapter
-		// puts before the message (Delve's "> [Go 1]: ").
+		// puts before the message (Delve's "> [Go 1]: ";
+		// docs/adapter-quirks.md, delve-18).
 		s.recordLogpointHit(strings.TrimRight(line[i+len(traceMarker):], "\r\n"))
 	}
 	return rest.String()

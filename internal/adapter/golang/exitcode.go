@@ -48,6 +48,7 @@ type exitCodeTransport struct {
 
 // withExitedEvents wraps the connection to a Delve that sends no exited
 // events.
+// docs/adapter-quirks.md: delve-12.
 func withExitedEvents(conn io.ReadWriteCloser) io.ReadWriteCloser {
 	r, w := io.Pipe()
 	go relayAddingExited(conn, w)

@@ -15,6 +15,7 @@ import (
 // top-level function of the debugged package has that name. Other names
 // (already qualified, methods, ambiguous or unknown ones) go to Delve as
 // given, so its own error reaches the agent.
+// docs/adapter-quirks.md: delve-10.
 func functionNamer(mode, program string) func(string) string {
 	if mode == modeExec {
 		return nil

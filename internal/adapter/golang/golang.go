@@ -48,6 +48,8 @@ func (a *Adapter) Language() adapter.Language {
 		DefaultExecutable: "dlv",
 		// Not float64: Delve shows 5.0 as 5.
 		PlainTypes: []string{"int", "string", "bool"},
+		VSCodeType: "go",
+		TestRunner: "go test",
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 const (
 	// launchTimeout bounds the handshake: Delve answers launch only after
 	// `go build`, which takes seconds on a cold build cache (minutes for a
-	// big module); see ADAPTER-QUIRKS.md.
+	// big module): docs/adapter-quirks.md, delve-3.
 	launchTimeout = 3 * time.Minute
 	// Delve's launch modes.
 	modeDebug = "debug"
@@ -150,6 +150,7 @@ func packageDir(program string) string {
 // (cfg.Extra) override any of them, mode included. A test-mode "program"
 // given as a _test.go file is turned into its package when mode comes
 // from dapLaunchArgs.
+// docs/adapter-quirks.md: delve-4.
 func launchArguments(cfg adapter.LaunchConfig, mode, program, output string) map[string]any {
 	progArgs := cfg.Args
 	if progArgs == nil {

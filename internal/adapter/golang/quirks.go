@@ -7,6 +7,7 @@ import (
 )
 
 // quirks are Delve's departures from plain DAP that the engine handles.
+// docs/adapter-quirks.md: delve-11.
 func quirks(namer func(string) string) adapter.Quirks {
 	// Delve's totalFrames is len(frames)+stackTraceDepth for any stack it
 	// did not walk to the bottom.
@@ -16,6 +17,7 @@ func quirks(namer func(string) string) adapter.Quirks {
 // isNoise drops the line Delve prints on configurationDone for its own
 // terminal users ("Type 'dlv help' for list of commands."): it is not the
 // program's output.
+// docs/adapter-quirks.md: delve-7.
 func isNoise(category, text string) bool {
 	return category == "console" && strings.HasPrefix(text, "Type 'dlv help'")
 }

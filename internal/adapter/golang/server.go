@@ -16,8 +16,8 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
-// addressTimeout bounds the wait for dlv's first line, which comes within
-// tens of milliseconds (ADAPTER-QUIRKS.md); more means dlv is stuck.
+// addressTimeout bounds the wait for dlv's first line, which comes within tens
+// of milliseconds (docs/adapter-quirks.md, delve-1); more means dlv is stuck.
 const addressTimeout = 20 * time.Second
 
 // listeningPrefix starts the line `dlv dap` prints once it listens.
@@ -36,6 +36,7 @@ const listeningPrefix = "DAP server listening at:"
 // starts `dlv dap` with the same flag. Delve then writes "WARNING:
 // undefined behavior - version of Delve is too old …" on its stderr,
 // which startDAPServer passes on to the agent as console output.
+// docs/adapter-quirks.md: delve-14.
 func dapCommand(dlvPath string) []string {
 	return []string{dlvPath, "dap", "--listen=127.0.0.1:0", "--check-go-version=false"}
 }
@@ -148,6 +149,7 @@ func startDAPServer(ctx context.Context, command []string, dir string, log *slog
 // readAddress sends the address of dlv's listening line (or "" if its
 // first line is something else, or stdout ends first), then logs the rest
 // of stdout until it closes.
+// docs/adapter-quirks.md: delve-1.
 func readAddress(r io.Reader, addrc chan<- string, log *slog.Logger) {
 	br := bufio.NewReader(r)
 	line, err := br.ReadString('\n')

@@ -47,6 +47,7 @@ func main() {
 
 // probeWatchpoints is Delve's adapter.WatchpointProber: it runs when the
 // finder finds dlv and the go command is on PATH.
+// docs/adapter-quirks.md: delve-13.
 func (a *Adapter) probeWatchpoints(ctx context.Context) (ran, fired bool, detail string) {
 	found, err := a.finder.find(ctx, "")
 	if err != nil {

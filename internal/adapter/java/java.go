@@ -53,6 +53,8 @@ func (*Adapter) Language() adapter.Language {
 		RequiresExecutable: true,
 		DefaultExecutable:  "java",
 		PlainTypes:         []string{"int", "boolean", "java.lang.String"},
+		VSCodeType:         "java",
+		TestRunner:         "JUnit",
 	}
 }
 
@@ -238,18 +240,6 @@ func (a *Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *sl
 	defer stop()
 	newServer(conn, log).serve(ctx)
 	return ctx.Err()
-}
-
-// quirks: frames of the JDK have no source here; an exception stop is
-// shown at the first frame of the program's own code.
-func quirks() adapter.Quirks {
-	return adapter.Quirks{
-		EvaluateContext: "repl",
-		LimitEvaluation: adapter.LimitByArgument,
-		InternalFrame: func(name, path string) bool {
-			return path == "" || isJDKClass(name)
-		},
-	}
 }
 
 // jdkPrefixes are the packages of the JDK itself: steps into them are

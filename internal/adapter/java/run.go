@@ -263,6 +263,7 @@ func (s *server) continueRequest(ctx context.Context, _ *request) (any, error) {
 
 // step resumes with a single-step request on the thread; JDK code is
 // skipped (the step ends in the program's code).
+// docs/adapter-quirks.md: jvm-3.
 func (s *server) step(ctx context.Context, req *request, depth int32) (any, error) {
 	var args struct {
 		ThreadID int `json:"threadId"`

@@ -359,6 +359,7 @@ func (s *server) connect(ctx context.Context, addr string) (*jdwp.Conn, error) {
 // dialQuickAck connects with TCP_QUICKACK re-armed after every read, so
 // that a reply the VM writes in two segments is never held by a delayed
 // ACK.
+// docs/adapter-quirks.md: jvm-1.
 func dialQuickAck(ctx context.Context, addr string, opts *jdwp.Options) (*jdwp.Conn, error) {
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "tcp", addr)

@@ -254,6 +254,7 @@ func runVersion(ctx context.Context, path string) (string, error) {
 // its version ("lldb version 19.1.7"): the one in the directory of the
 // lldb-dap's real path (/usr/bin/lldb-dap-19 is a link into
 // /usr/lib/llvm-19/bin), or "" when there is none.
+// docs/adapter-quirks.md: lldb-19.
 func siblingLLDBVersion(ctx context.Context, path string) string {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {

@@ -178,6 +178,7 @@ var sysroots sync.Map
 // formatters, without which String and Vec show as raw structs. `-s 1`
 // keeps lldb from echoing each of their ~70 commands as console output.
 // None when rustc or the files are missing: debugging still works.
+// docs/adapter-quirks.md: lldb-8.
 func rustFormatters(ctx context.Context, binDir string, t target) []string {
 	dir := binDir
 	if t.kind == kindCargo {

@@ -7,7 +7,7 @@
 // a cache directory, or runs `cargo build` for a Cargo project, then starts
 // one lldb-dap per session. Attach attaches that lldb-dap to a local
 // process by id. The lldb-dap departures from plain DAP handled here are
-// listed in ADAPTER-QUIRKS.md; see quirks.go.
+// the lldb-* rows of docs/adapter-quirks.md; see quirks.go.
 package lldb
 
 import (
@@ -58,6 +58,7 @@ var languages = []adapter.Language{
 		DisplayName:       "C",
 		Description:       "LLVM's lldb-dap; a lone .c file is compiled with cc -g -O0",
 		DefaultExecutable: "lldb-dap",
+		VSCodeType:        "lldb-dap",
 		PlainTypes:        []string{"int", "bool"},
 	},
 	{
@@ -66,6 +67,7 @@ var languages = []adapter.Language{
 		DisplayName:       "C++",
 		Description:       "LLVM's lldb-dap; a lone .cpp file is compiled with c++ -g -O0",
 		DefaultExecutable: "lldb-dap",
+		VSCodeType:        "lldb-dap",
 		PlainTypes:        []string{"int", "bool"},
 	},
 	{
@@ -73,8 +75,10 @@ var languages = []adapter.Language{
 		DisplayName:       "Rust",
 		Description:       "LLVM's lldb-dap with the toolchain's Rust formatters; a Cargo project is built with cargo build",
 		DefaultExecutable: "lldb-dap",
+		VSCodeType:        "lldb-dap",
 		// i32 is the integer a literal defaults to; others keep their type.
 		PlainTypes: []string{"i32", "bool"},
+		TestRunner: "cargo test",
 	},
 }
 

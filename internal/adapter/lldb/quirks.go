@@ -12,7 +12,7 @@ import (
 )
 
 // quirks are lldb-dap's departures from plain DAP that the engine handles
-// (ADAPTER-QUIRKS.md, lldb-dap). Those the engine copes with unaided, and
+// (docs/adapter-quirks.md, lldb-*). Those the engine copes with unaided, and
 // verified by the integration tests: the launch response held until
 // configurationDone, OS thread ids, the Registers scope (never picked as
 // locals), output lines ending in "\r\n" (normalised by the engine).
@@ -58,6 +58,7 @@ func isSIGSTOP(description string) bool {
 // and stopping there is what a pause is anyway. A Rust panic: lldb-dap
 // has no exception filter for it, so panicCommand sets breakpoint 1 on
 // std's rust_panic, reported as an ordinary "breakpoint 1.1".
+// docs/adapter-quirks.md: lldb-13, lldb-15.
 func stopReason(reason, description string, panicBreakpoint bool) (string, string) {
 	switch {
 	case reason == "exception" && isSIGSTOP(description):
@@ -88,6 +89,7 @@ const panicBreakpointID = "1"
 // panicCommand. Program output comes
 // as stdout and stderr, never console, so only console lines are looked at;
 // other console lines (warnings about debug information, say) stay.
+// docs/adapter-quirks.md: lldb-5.
 func isNoise(category, text string) bool {
 	if category != "console" {
 		return false
@@ -134,6 +136,7 @@ var legacyNames = map[string]string{"LT": "<", "GT": ">", "RF": "&", "BP": "*", 
 // the name a Rust programmer writes: "loop_rust::main::h038dc1c872b49e46"
 // → "loop_rust::main", "_$u7b$$u7b$closure$u7d$$u7d$" → "{{closure}}".
 // C and C++ names carry neither form and come back unchanged.
+// docs/adapter-quirks.md: lldb-9.
 func frameName(name string) string {
 	name = rustHash.ReplaceAllString(name, "")
 	if !strings.Contains(name, "$") {
@@ -166,6 +169,7 @@ func frameName(name string) string {
 // mapped there); libc's start-up frames under main, whose paths are
 // relative to glibc's build tree (sysdeps/…, csu/…); and symbols without
 // line information, which lldb-dap names "module`symbol".
+// docs/adapter-quirks.md: lldb-11.
 func internalFrame(name, path string) bool {
 	switch {
 	case strings.HasPrefix(path, "/rustc/"), strings.Contains(path, "/lib/rustlib/src/rust/library/"):
@@ -189,8 +193,8 @@ const discardStalePlan = "`thread plan discard 1"
 // discardStalePlans removes a step that a breakpoint interrupted from the
 // thread's plan stack before a continue. LLDB keeps such a step-over; the
 // continue would complete it and stop in the caller with reason "step"
-// instead of running to the next breakpoint (ADAPTER-QUIRKS.md, lldb-dap
-// 2). The command runs through evaluate (context repl, the backtick marks
+// instead of running to the next breakpoint (docs/adapter-quirks.md,
+// lldb-2). The command runs through evaluate (context repl, the backtick marks
 // an lldb command) in the thread's top frame, which selects that thread.
 // Failures are ignored: there is usually no stale plan, and the continue
 // must go ahead either way.
@@ -215,6 +219,7 @@ var locationCount = regexp.MustCompile(`\blocations = (\d+)`)
 // to: lldb-dap's setBreakpoints answer has one entry per line whatever the
 // count. The command runs through evaluate in context repl (the backtick
 // marks an lldb command); 0 when the answer does not say.
+// docs/adapter-quirks.md: lldb-16.
 func breakpointLocations(ctx context.Context, call adapter.CallFunc, id int) int {
 	var body struct {
 		Result string `json:"result"`
@@ -236,6 +241,7 @@ func breakpointLocations(ctx context.Context, call adapter.CallFunc, id int) int
 var sizeOnly = regexp.MustCompile(`^size=(\d+)$`)
 
 // elementCount reads the count from a size-only summary.
+// docs/adapter-quirks.md: lldb-17.
 func elementCount(value string) (int, bool) {
 	m := sizeOnly.FindStringSubmatch(value)
 	if m == nil {

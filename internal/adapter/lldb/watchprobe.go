@@ -44,6 +44,7 @@ int main(void)
 
 // probeWatchpoints is lldb-dap's adapter.WatchpointProber: it runs when the
 // finder finds an lldb-dap and cc is on PATH.
+// docs/adapter-quirks.md: lldb-18.
 func probeWatchpoints(ctx context.Context, f *finder) (ran, fired bool, detail string) {
 	found, err := f.find(ctx, "")
 	if err != nil {

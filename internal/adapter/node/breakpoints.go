@@ -146,7 +146,7 @@ func (s *server) setBreakpoints(req *request) (any, error) {
 }
 
 // bindPlain sets a breakpoint by URL, so that it binds in the script now
-// or when it loads (ADAPTER-QUIRKS.md, Node 5).
+// or when it loads (docs/adapter-quirks.md, node-5).
 func (s *server) bindPlain(ctx context.Context, bp *breakpoint) {
 	params := map[string]any{"lineNumber": bp.line - 1, "urlRegex": urlRegex(s.os, bp.path), "condition": bpCondition(bp)}
 	var res cdp.SetBreakpointByURLResult

@@ -9,12 +9,12 @@ import (
 	"sync"
 )
 
-// A child a debugged program forks (child_process.fork, cluster.fork)
-// starts with the parent's process.execArgv, and with it the
+// A child a debugged program forks (child_process.fork, cluster.fork) starts
+// with the parent's process.execArgv, and with it the
 // --inspect-brk=127.0.0.1:0 we launch the program with: the child opens an
-// inspector of its own and waits at its first line for a debugger that
-// never comes, and the parent waits on the child (ADAPTER-QUIRKS.md). A
-// preloaded script takes the inspector flags out of execArgv, so forked
+// inspector of its own and waits at its first line for a debugger that never
+// comes, and the parent waits on the child (docs/adapter-quirks.md, node-15).
+// A preloaded script takes the inspector flags out of execArgv, so forked
 // children run undebugged, as debugpy's children do by default.
 const forkPreload = `// Written by mcp-debugger: children forked by a program under the debugger
 // run without the inspector flag, instead of waiting for a debugger.

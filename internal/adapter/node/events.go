@@ -85,7 +85,7 @@ func (s *server) handleEvent(ev cdp.Event) {
 		if main {
 			// The script has finished; node holds the process until we
 			// let go of it, and only then exits with the real code
-			// (ADAPTER-QUIRKS.md, Node 11).
+			// (docs/adapter-quirks.md, node-11).
 			s.cdp.Close()
 		}
 	case "Runtime.consoleAPICalled":
@@ -158,6 +158,7 @@ func (s *server) programEnded() {
 }
 
 // consoleOutput turns a console call of an attached program into output.
+// docs/adapter-quirks.md: node-10.
 func (s *server) consoleOutput(p cdp.ConsoleAPICalled) {
 	parts := make([]string, 0, len(p.Args))
 	for _, a := range p.Args {

@@ -164,6 +164,7 @@ func commandLine(args launchArgs) (line []string, stripped bool, err error) {
 // lands in ~1 ms; it costs long loops in code that runs once about 2x
 // (1.1 s -> 2.4 s for 3e8 iterations, measured), only while debugging.
 // A version that cannot be read gets no flags.
+// docs/adapter-quirks.md: node-14.
 func launchFlags(node string) []string {
 	release, _, err := nodeVersion(context.Background(), node)
 	if err == nil && release[0] == 22 {
@@ -198,7 +199,7 @@ func isTypeScript(path string) bool {
 }
 
 // noiseLines are what the inspector itself writes on the program's stderr
-// (ADAPTER-QUIRKS.md, Node 2). The help line's address moved: Node 20.20.2
+// (docs/adapter-quirks.md, node-2). The help line's address moved: Node 20.20.2
 // prints "For help, see: https://nodejs.org/en/docs/inspector", Node
 // 22.23.3 ".../learn/getting-started/debugging".
 var noiseLines = []string{

@@ -5,7 +5,7 @@
 // talks DAP to it in-process, over a pipe; `mcp-debugger adapter
 // javascript` serves it on stdin/stdout to any DAP client. Nothing needs
 // installing but node itself. The inspector's measured behaviour is in
-// ADAPTER-QUIRKS.md, section "Node's inspector".
+// docs/adapter-quirks.md, the node-* rows.
 package node
 
 import (
@@ -29,13 +29,13 @@ func init() {
 		ID: "javascript", Aliases: []string{"js", "node", "nodejs"}, DisplayName: "JavaScript",
 		Description:        "Node.js through its built-in inspector (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
-		PlainTypes: jsPlainTypes,
+		PlainTypes: jsPlainTypes, VSCodeType: "node", TestRunner: "node:test",
 	}})
 	adapter.Register(&Adapter{machine: platform.Host(), lang: adapter.Language{
 		ID: "typescript", Aliases: []string{"ts"}, DisplayName: "TypeScript",
 		Description:        "Node.js through its built-in inspector, following source maps (adapter built into mcp-debugger)",
 		RequiresExecutable: true, DefaultExecutable: "node",
-		PlainTypes: jsPlainTypes,
+		PlainTypes: jsPlainTypes, VSCodeType: "node", TestRunner: "node:test",
 	}})
 }
 
@@ -76,19 +76,6 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 		a.avail = adapter.Availability{Installed: true, Version: version, Path: path, Launch: ok, Attach: ok}
 	})
 	return a.avail
-}
-
-// quirks are what the engine must know about this adapter.
-var quirks = adapter.Quirks{
-	EvaluateContext: "repl",
-	LimitEvaluation: adapter.LimitByArgument,
-	// Packages' code is not the user's: shown in stacks only when asked.
-	InternalFrame: func(_, path string) bool { return strings.Contains(path, "/node_modules/") },
-	// A logpoint's {x} becomes ${x} in a template literal: String(x),
-	// which loses a string's quotes. JSON quotes it as evaluate shows it.
-	LogpointExpression: func(expression string) string {
-		return `((v) => typeof v === "string" ? JSON.stringify(v) : v)((` + expression + `))`
-	},
 }
 
 // Launch prepares the launch of a program; node itself starts when the

@@ -50,6 +50,7 @@ func (s *server) newHandleLocked(h any) int {
 // the adapter resumes from itself (the entry pause, a script about to run
 // whose breakpoints were just bound, a hit count not reached yet, an
 // exception inside Node's own code).
+// docs/adapter-quirks.md: node-4.
 func (s *server) paused(p cdp.Paused) {
 	s.log.Debug("node adapter: paused", "reason", p.Reason, "hit", p.HitBreakpoints, "data", string(p.Data))
 	p.Reason, p.Data = pauseReason(p)
@@ -161,6 +162,7 @@ func (s *server) paused(p cdp.Paused) {
 // other]; V8 11 (Node 20.20.2) calls both "other". What such a pause means
 // comes from the adapter's own stepping state and the breakpoints hit, so
 // both read as "other", as under Node 20.
+// docs/adapter-quirks.md: node-19.
 func pauseReason(p cdp.Paused) (string, json.RawMessage) {
 	reason, data := p.Reason, p.Data
 	if reason == "ambiguous" {
@@ -403,6 +405,7 @@ func (s *server) pauseProgram(*request) (any, error) {
 
 // requestPause asks the inspector to pause until the program stops, for a
 // bounded time.
+// docs/adapter-quirks.md: node-16.
 func (s *server) requestPause() error {
 	ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
 	defer cancel()

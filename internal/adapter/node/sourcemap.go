@@ -18,7 +18,7 @@ import (
 // generated script comes from. V8 reports generated positions only, so
 // turning them into TypeScript (or any original) positions, and breakpoints
 // set in the original into generated ones, is the adapter's job
-// (ADAPTER-QUIRKS.md, Node 12). All positions are zero-based.
+// (docs/adapter-quirks.md, node-12). All positions are zero-based.
 type sourceMap struct {
 	// sources are absolute paths of the original files.
 	sources []string
@@ -46,6 +46,7 @@ type rawSourceMap struct {
 
 // loadSourceMap reads the map a script names (its sourceMappingURL:
 // a data: URL, a file: URL, or a path relative to the script).
+// docs/adapter-quirks.md: node-12.
 func loadSourceMap(o platform.OS, scriptPath, mapURL string) (*sourceMap, error) {
 	dir := filepath.Dir(scriptPath)
 	if data, ok := strings.CutPrefix(mapURL, "data:"); ok {

@@ -30,6 +30,7 @@ func (s *server) exceptionMode() string {
 
 // thrownByUserCode reports whether an exception pause is in the user's
 // code, or in an assertion the user's code called.
+// docs/adapter-quirks.md: node-18.
 func (s *server) thrownByUserCode(p cdp.Paused) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -65,13 +65,3 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		Cleanup:   func() { conn.Close() },
 	}, nil
 }
-
-// attachQuirks are debugpy's quirks plus the one of its attach: it has no
-// stopOnEntry, and a pause lands at the program's next Python line (a
-// thread inside a C call, time.sleep or a socket wait, pauses when it
-// returns).
-func attachQuirks() adapter.Quirks {
-	q := quirks()
-	q.PauseAfterAttach = true
-	return q
-}

@@ -23,6 +23,7 @@ const debugpyAttachEvent = "debugpyAttach"
 // leaves the program waiting on its child for ever. debugpy 1.6 announces
 // children only by this event, never by a startDebugging request. We
 // attach and at once detach, so that the child runs on, undebugged.
+// docs/adapter-quirks.md: debugpy-8.
 func childReleaser(log *slog.Logger) func(context.Context, dap.Event) {
 	return func(ctx context.Context, ev dap.Event) {
 		var config map[string]any

@@ -22,6 +22,7 @@ import (
 // error while the thread stays paused. The constant is read at each
 // evaluation, so setting it in the program before an evaluation bounds that
 // one; it is set again only when the limit changes.
+// docs/adapter-quirks.md: debugpy-4.
 type evaluationLimiter struct {
 	mu  sync.Mutex
 	set time.Duration

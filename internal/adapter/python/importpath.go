@@ -54,6 +54,7 @@ type depsEntry struct {
 
 // borrowedModules returns the modules beside host's debugpy that prog
 // needs in order to run it.
+// docs/adapter-quirks.md: debugpy-9.
 func (f *finder) borrowedModules(ctx context.Context, prog, host *interpreter, s search, scripts string) ([]string, error) {
 	key := probeKey(prog.Path, s) + "\x00" + host.DebugpyDir
 	f.mu.Lock()

@@ -70,6 +70,7 @@ var debuggeeShim string
 func noDelayEnabled() bool { return os.Getenv(noDelayEnv) != "0" }
 
 // adapterArgs are the arguments that run debugpy's adapter under python.
+// docs/adapter-quirks.md: debugpy-1.
 func adapterArgs(nodelay bool) []string {
 	mode := "plain"
 	if nodelay {

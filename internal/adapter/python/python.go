@@ -29,6 +29,7 @@ const (
 	// "watch" answers "None" and "NameError: name 'x' is not defined".
 	// The price: "watch" compiles in eval mode, so statements ("x = 5")
 	// fail with a SyntaxError that "repl" would have executed.
+	// docs/adapter-quirks.md: debugpy-3.
 	evaluateContext = "watch"
 	// aptPackage is Debian's and Ubuntu's debugpy.
 	aptPackage = "python3-debugpy"
@@ -55,6 +56,8 @@ func (a *Adapter) Language() adapter.Language {
 		DefaultExecutable:  "python3",
 		// A Python float's repr always has a point, an exponent, inf or nan.
 		PlainTypes: []string{"int", "float", "str", "bool", "NoneType"},
+		VSCodeType: "debugpy",
+		TestRunner: "pytest",
 	}
 }
 
@@ -80,23 +83,6 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 		Path:      found.Path,
 		Launch:    adapter.ModeStatus{Supported: true, Available: true},
 		Attach:    attach,
-	}
-}
-
-// quirks are debugpy's departures from plain DAP.
-func quirks() adapter.Quirks {
-	return adapter.Quirks{
-		EvaluateContext: evaluateContext,
-		LimitEvaluation: new(evaluationLimiter).limit,
-		// A stop by the userUnhandled filter (debug_test's failed
-		// assertions) names the raising frame "test_x (Current frame)"
-		// and the exception "AssertionError       (note: full exception
-		// trace is shown but execution is paused at: test_x)".
-		FrameName:   func(name string) string { return strings.TrimSuffix(name, " (Current frame)") },
-		ExceptionID: func(id string) string { return strings.TrimSpace(strings.SplitN(id, "(note:", 2)[0]) },
-		// pydevd turns a logpoint message into "text %s" % (x,): str(x).
-		// repr keeps a string's quotes, as evaluate shows it.
-		LogpointExpression: func(expression string) string { return "repr((" + expression + "))" },
 	}
 }
 

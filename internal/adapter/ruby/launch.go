@@ -142,6 +142,7 @@ const (
 // mapPaths says the filesystem is shared unless the agent's own arguments
 // map paths. rdbg keeps the first mapping a process is given for its
 // whole life: a later client's is ignored.
+// docs/adapter-quirks.md: rdbg-9.
 func mapPaths(args map[string]any) {
 	_, fs := args[localFSKey]
 	_, fsMap := args[localFSMapKey]
@@ -280,6 +281,7 @@ func (s *server) exitCode() (int, bool) {
 
 // spawn starts rdbg in its own process group, with the program's cwd and
 // environment, reads the address from its stderr and connects.
+// docs/adapter-quirks.md: rdbg-7.
 func spawn(ctx context.Context, command []string, cwd string, envList []string, log *slog.Logger) (*server, error) {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Dir = cwd
@@ -334,6 +336,7 @@ func spawn(ctx context.Context, command []string, cwd string, envList []string, 
 // waits, concurrently (measured on 1.6.3: the waiting line came first in
 // 2 of 40 starts). Only with both seen is the program held and the port
 // open.
+// docs/adapter-quirks.md: rdbg-1.
 func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, tail *debuggerLines, log *slog.Logger) {
 	defer r.Close()
 	defer w.Close()

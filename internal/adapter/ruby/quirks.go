@@ -4,7 +4,7 @@ import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
 
 // knownRequests are the requests rdbg answers (the same list in 1.4.0 and
 // 1.6.3); on any other it raises "Unknown request", sends terminated (1.6)
-// and closes the connection (ADAPTER-QUIRKS.md, rdbg 5).
+// and closes the connection (docs/adapter-quirks.md, rdbg-5).
 var knownRequests = map[string]bool{
 	"initialize": true, "launch": true, "attach": true, "setBreakpoints": true,
 	"setFunctionBreakpoints": true, "setExceptionBreakpoints": true, "configurationDone": true,
@@ -24,6 +24,7 @@ var knownRequests = map[string]bool{
 // program, and a program that ends by exit! or a signal closes the socket
 // without terminated (measured on 1.6.3, which sends terminated at a
 // normal end; 1.4 never sends it).
+// docs/adapter-quirks.md: rdbg-4.
 func quirks(d dialect) adapter.Quirks {
 	return adapter.Quirks{
 		NoTerminatedEvent: true,
@@ -42,6 +43,7 @@ func quirks(d dialect) adapter.Quirks {
 // session handles them: rdbg announces no supportsLogPoints, and the debug
 // gem 1.6 ignores logMessage and stops there (server_dap.rb leaves the
 // capability commented out), so the session emulates them.
+// docs/adapter-quirks.md: rdbg-11.
 func (a *Adapter) LogpointWarning() string {
 	return "rdbg's logpoint support is unknown (it announces no supportsLogPoints; debug 1.6 ignores logMessage), so the server emulates it: at each hit it stops, evaluates the {expressions}, writes the line to the output and continues"
 }

@@ -7,7 +7,7 @@
 // rdbg departs from DAP in ways that changed between releases (Debian
 // shipped 1.4.0, ships 1.6.3 now): what is sent and what the transport
 // absorbs is chosen from the version `rdbg --version` reports (version.go,
-// transport.go; ADAPTER-QUIRKS.md, rdbg).
+// transport.go; docs/adapter-quirks.md, rdbg-12).
 package ruby
 
 import (
@@ -57,6 +57,8 @@ func (a *Adapter) Language() adapter.Language {
 		DefaultExecutable:  "rdbg",
 		// A Ruby Float's inspect always has a point (or Infinity, NaN).
 		PlainTypes: []string{"Integer", "Float", "String", "TrueClass", "FalseClass", "NilClass"},
+		VSCodeType: "rdbg",
+		TestRunner: "minitest",
 	}
 }
 

@@ -29,8 +29,9 @@ const deleteTimeout = 5 * time.Second
 const ownSeqBase = 1 << 30
 
 // transport sits between the session and rdbg and absorbs its
-// departures from DAP (ADAPTER-QUIRKS.md, rdbg), documented here because
-// the rewriting is invisible to the session:
+// departures from DAP (docs/adapter-quirks.md: rdbg-5, rdbg-6, rdbg-8,
+// rdbg-10), documented here because the rewriting is invisible to the
+// session:
 //
 //   - A request rdbg does not know would make it close the connection: the
 //     transport answers it itself with a failed response instead.
@@ -155,7 +156,7 @@ func (t *transport) Close() error {
 
 // afterReadReader re-arms TCP_QUICKACK after each read of the socket
 // itself (rdbg writes a response and an event back to back without
-// TCP_NODELAY: ADAPTER-QUIRKS.md, rdbg 2; still so in 1.6.3, where a step
+// TCP_NODELAY: docs/adapter-quirks.md, rdbg-2; still so in 1.6.3, where a step
 // takes 44 ms without the re-arm and 1.4 ms with it).
 type afterReadReader struct {
 	r     io.Reader
@@ -222,6 +223,7 @@ func (t *transport) deliver(frame []byte) error {
 // terminated arrives, which rdbg sends just before closing the socket, the
 // process exiting right after (measured on 1.6.3): the wait is short, and
 // exitCode bounds it.
+// docs/adapter-quirks.md: rdbg-6.
 func (t *transport) exitedEvent() []byte {
 	if t.exitCode == nil {
 		return nil
@@ -348,6 +350,7 @@ func splitFrame(buf []byte) (frame, body []byte, ok bool) {
 }
 
 // forward sends one message of the session's; writeMu is held.
+// docs/adapter-quirks.md: rdbg-10.
 func (t *transport) forward(frame, body []byte) error {
 	var m message
 	if json.Unmarshal(body, &m) != nil || m.Type != "request" {
@@ -441,6 +444,7 @@ func (t *transport) refuse(m message, text string) {
 // 1.5) has and removes the lines that are gone or changed: now if the
 // program is paused on a known frame, else at the next stop. writeMu is
 // held.
+// docs/adapter-quirks.md: rdbg-8.
 func (t *transport) removeDropped(raw json.RawMessage) {
 	var args struct {
 		Source struct {

@@ -7,7 +7,7 @@ import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
 // the version `rdbg --version` reports, never assumed. The thresholds are
 // the debug gem releases whose lib/debug/server_dap.rb changed the
 // behaviour (the gem's v1.4.0, v1.5.0 and v1.6.0 tags); 1.6.3, Debian's
-// today, is measured here (ADAPTER-QUIRKS.md, rdbg), 1.4.0 was before.
+// today, is measured here (docs/adapter-quirks.md, rdbg-12), 1.4.0 was before.
 type dialect struct {
 	// name names rdbg in "not supported" answers ("rdbg 1.6.3"), so the
 	// agent knows it is this release's limit.
@@ -32,6 +32,7 @@ type dialect struct {
 var unknownDialect = dialect{name: "rdbg"}
 
 // dialectOf is the dialect of the rdbg that reports version v ("1.6.3").
+// docs/adapter-quirks.md: rdbg-12.
 func dialectOf(v string) dialect {
 	r, ok := adapter.ParseRelease(v)
 	if !ok {

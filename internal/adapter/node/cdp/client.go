@@ -91,7 +91,7 @@ type Client struct {
 //
 // The inspector writes pairs of messages back to back without TCP_NODELAY;
 // the second of each waits for our ACK, which Linux delays ~40 ms unless
-// TCP_QUICKACK is re-armed after every read (ADAPTER-QUIRKS.md, Node 1).
+// TCP_QUICKACK is re-armed after every read (docs/adapter-quirks.md, node-1).
 // Every read on the socket does that here.
 func Dial(ctx context.Context, url string) (*Client, error) {
 	dialer := &net.Dialer{}

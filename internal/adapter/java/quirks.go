@@ -1,0 +1,16 @@
+package java
+
+import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
+
+// quirks: frames of the JDK have no source here; an exception stop is
+// shown at the first frame of the program's own code.
+// docs/adapter-quirks.md: jvm-2, jvm-4.
+func quirks() adapter.Quirks {
+	return adapter.Quirks{
+		EvaluateContext: "repl",
+		LimitEvaluation: adapter.LimitByArgument,
+		InternalFrame: func(name, path string) bool {
+			return path == "" || isJDKClass(name)
+		},
+	}
+}
