@@ -47,8 +47,11 @@ type Config struct {
 	// adapter").
 	Name string
 	Log  *slog.Logger
-	// Handlers is the handler table; a command it lacks is refused.
-	Handlers map[string]Handler
+	// Handlers is the handler table; a command it lacks is refused, with
+	// the error Unrecognized returns when set ("unrecognized request: X"
+	// otherwise).
+	Handlers     map[string]Handler
+	Unrecognized func(command string) error
 	// InitializeFirst refuses every request but initialize and disconnect
 	// until initialize has been answered, and a second initialize.
 	InitializeFirst bool
@@ -163,6 +166,8 @@ func (s *Server) handler(req *Request) (Handler, error) {
 	}
 	h, ok := s.Handlers[req.Command]
 	switch {
+	case !ok && s.cfg.Unrecognized != nil:
+		return nil, s.cfg.Unrecognized(req.Command)
 	case !ok:
 		return nil, fmt.Errorf("unrecognized request: %s", req.Command)
 	case !s.cfg.InitializeFirst:

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -140,6 +141,13 @@ func TestDispatchByCommand(t *testing.T) {
 	w.mustFail("refuse", nil, "not now")
 	w.mustFail("frobnicate", nil, "unrecognized request: frobnicate")
 	w.mustFail("echo", "not an object", "bad arguments for echo: json: cannot unmarshal string into Go value of type struct { Text string }")
+}
+
+func TestUnrecognizedWordedByTheServer(t *testing.T) {
+	w := serveConfig(t, Config{Name: "test mirror", Unrecognized: func(command string) error {
+		return fmt.Errorf("%s is not supported by the test mirror", command)
+	}})
+	w.mustFail("frobnicate", nil, "frobnicate is not supported by the test mirror")
 }
 
 func TestGating(t *testing.T) {
