@@ -29,7 +29,7 @@ type Request = dap.IncomingRequest
 
 // Handler answers one request: its body becomes the response's body (nil
 // for none), an error a failed response carrying the error's text. ctx
-// ends with the server or the request's timeout (Config.Timeout).
+// derives from Serve's and ends at the request's timeout (Config.Timeout).
 type Handler func(ctx context.Context, req *Request) (any, error)
 
 // WithoutContext makes a Handler of a handler that bounds its own waits.
