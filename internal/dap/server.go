@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 
 	godap "github.com/google/go-dap"
 )
 
-// The server side of DAP, for the adapters built into this binary (the
-// mock, Node and JVM adapters): requests as they arrive, and a writer of
-// responses and events.
+// The server side of DAP, for the servers built into this binary (see
+// package dapserver, their skeleton): requests as they arrive, and a
+// writer of responses and events.
 
 // IncomingRequest is a request as a DAP server reads it; its arguments stay
 // raw until the handler that knows their shape decodes them.
@@ -107,21 +106,6 @@ func (c *ServerConn) Event(name string, body any) {
 // Output sends an output event.
 func (c *ServerConn) Output(category, text string) {
 	c.Event("output", godap.OutputEventBody{Category: category, Output: text})
-}
-
-// Handle runs h, the handler of req, and returns what it returns; a panic
-// in h becomes an error for req (its stack logged at error level). A
-// built-in adapter serves every request of a session on one goroutine, so
-// one bad request must fail alone rather than end the adapter and the
-// session with it.
-func (c *ServerConn) Handle(req *IncomingRequest, h func() (any, error)) (body any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error(c.name+": request handler panicked", "command", req.Command, "panic", r, "stack", string(debug.Stack()))
-			body, err = nil, fmt.Errorf("internal error in the %s while handling %s: %v", c.name, req.Command, r)
-		}
-	}()
-	return h()
 }
 
 // ReadRequest reads the next request from r, skipping (and logging)

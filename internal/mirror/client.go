@@ -1,7 +1,6 @@
 package mirror
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	godap "github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
@@ -26,13 +27,11 @@ const attachTimeout = time.Minute
 type client struct {
 	m    *Mirror
 	conn net.Conn
+	*dapserver.Server
 
 	// attached is set once the IDE attached with the token; only serve's
 	// goroutine touches it.
 	attached bool
-
-	writeMu sync.Mutex
-	seq     int
 
 	watchOnce     sync.Once
 	terminateOnce sync.Once
@@ -43,14 +42,34 @@ type client struct {
 
 func newClient(m *Mirror, conn net.Conn) *client {
 	ctx, cancel := context.WithCancel(m.ctx)
-	return &client{m: m, conn: conn, ctx: ctx, cancel: cancel}
+	c := &client{m: m, conn: conn, ctx: ctx, cancel: cancel}
+	c.Server = dapserver.New(boundedWrites{conn}, dapserver.Config{
+		Name:     "mcp-debugger mirror",
+		Log:      m.log,
+		Handlers: c.handlers(),
+		Admit:    c.admit,
+		Timeout:  func(*request) time.Duration { return requestTimeout },
+		Unrecognized: func(command string) error {
+			return fmt.Errorf("%s is not supported by the mcp-debugger mirror", command)
+		},
+	})
+	return c
 }
 
-type request struct {
-	Seq       int             `json:"seq"`
-	Type      string          `json:"type"`
-	Command   string          `json:"command"`
-	Arguments json.RawMessage `json:"arguments"`
+type request = dapserver.Request
+
+// boundedWrites bounds every write to the IDE and closes the connection
+// when one fails, which ends serve: an IDE that stops reading must not
+// hold the relay forever.
+type boundedWrites struct{ net.Conn }
+
+func (b boundedWrites) Write(p []byte) (int, error) {
+	_ = b.SetWriteDeadline(time.Now().Add(requestTimeout))
+	n, err := b.Conn.Write(p)
+	if err != nil {
+		b.Close()
+	}
+	return n, err
 }
 
 // serve answers requests until the IDE disconnects or the mirror closes.
@@ -59,20 +78,7 @@ func (c *client) serve() {
 	defer c.cancel()
 	defer c.conn.Close()
 	_ = c.conn.SetReadDeadline(time.Now().Add(attachTimeout))
-	r := bufio.NewReader(c.conn)
-	for {
-		body, err := dap.ReadFrame(r)
-		if err != nil {
-			return
-		}
-		var req request
-		if json.Unmarshal(body, &req) != nil || req.Type != "request" {
-			continue
-		}
-		if !c.handle(req) {
-			return
-		}
-	}
+	c.Serve(c.ctx)
 }
 
 var errNoToken = fmt.Errorf("this mirror needs its token: attach with the launch configuration expose_session returned (its %q field)", TokenField)
@@ -80,189 +86,181 @@ var errNoToken = fmt.Errorf("this mirror needs its token: attach with the launch
 // admit lets a request through once the IDE has attached with the token;
 // before that, only initialize, which IDEs send first and without custom
 // fields, is answered. Anything else is refused and the connection
-// closed: false.
-func (c *client) admit(req request) bool {
+// closed.
+func (c *client) admit(req *request) error {
 	switch {
 	case c.attached || req.Command == "initialize":
-		return true
+		return nil
 	case (req.Command == "attach" || req.Command == "launch") && c.m.tokenIn(req.Arguments):
 		c.attached = true
 		_ = c.conn.SetReadDeadline(time.Time{})
-		return true
+		return nil
 	}
 	c.m.log.Warn("refused a DAP connection without the mirror's token", "command", req.Command, "remote", c.conn.RemoteAddr().String())
-	c.respond(req, nil, errNoToken)
-	return false
+	c.End()
+	return errNoToken
 }
 
-// handle answers one request; false ends the connection.
-func (c *client) handle(req request) bool {
-	if !c.admit(req) {
-		return false
+// handlers is the mirror's handler table.
+func (c *client) handlers() map[string]dapserver.Handler {
+	none := func(context.Context, *request) (any, error) { return nil, nil }
+	return map[string]dapserver.Handler{
+		"initialize":              c.initialize,
+		"attach":                  c.attach,
+		"launch":                  c.attach,
+		"configurationDone":       none,
+		"setExceptionBreakpoints": none,
+		"setBreakpoints":          c.refusedBreakpoints,
+		"setFunctionBreakpoints":  c.refusedBreakpoints,
+		"threads":                 c.threads,
+		"stackTrace":              c.stackTrace,
+		"scopes":                  c.scopes,
+		"variables":               c.variables,
+		"evaluate":                c.evaluate,
+		"continue":                c.control,
+		"next":                    c.control,
+		"stepIn":                  c.control,
+		"stepOut":                 c.control,
+		"pause":                   c.control,
+		"disconnect":              c.leave,
+		"terminate":               c.leave,
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, requestTimeout)
-	defer cancel()
-	switch req.Command {
-	case "initialize":
-		c.respond(req, map[string]any{
-			"supportsConfigurationDoneRequest": true,
-			"supportsEvaluateForHovers":        c.m.opts.AllowControl,
-		}, nil)
-		c.event("initialized", nil)
-	case "attach", "launch":
-		c.respond(req, nil, nil)
+}
+
+func (c *client) initialize(context.Context, *request) (any, error) {
+	c.AfterReply(func() { c.Event("initialized", nil) })
+	return godap.Capabilities{
+		SupportsConfigurationDoneRequest: true,
+		SupportsEvaluateForHovers:        c.m.opts.AllowControl,
+	}, nil
+}
+
+// attach starts relaying the session once the IDE has its answer.
+func (c *client) attach(context.Context, *request) (any, error) {
+	c.AfterReply(func() {
 		c.watchOnce.Do(func() {
 			c.wg.Add(1)
 			go c.relay()
 		})
-	case "configurationDone", "setExceptionBreakpoints":
-		c.respond(req, nil, nil)
-	case "setBreakpoints", "setFunctionBreakpoints":
-		c.respond(req, c.refusedBreakpoints(req), nil)
-	case "threads":
-		c.respond(req, c.threads(ctx), nil)
-	case "stackTrace":
-		body, err := c.stackTrace(ctx, req)
-		c.respond(req, body, err)
-	case "scopes":
-		body, err := c.scopes(ctx, req)
-		c.respond(req, body, err)
-	case "variables":
-		body, err := c.variables(ctx, req)
-		c.respond(req, body, err)
-	case "evaluate":
-		body, err := c.evaluate(ctx, req)
-		c.respond(req, body, err)
-	case "continue", "next", "stepIn", "stepOut", "pause":
-		body, err := c.control(ctx, req)
-		c.respond(req, body, err)
-	case "disconnect", "terminate":
-		// Leaving the mirror never ends the agent's session.
-		c.respond(req, nil, nil)
-		return false
-	default:
-		c.respond(req, nil, fmt.Errorf("%s is not supported by the mcp-debugger mirror", req.Command))
-	}
-	return true
+	})
+	return nil, nil
+}
+
+// leave ends the connection: leaving the mirror never ends the agent's
+// session.
+func (c *client) leave(context.Context, *request) (any, error) {
+	c.End()
+	return nil, nil
 }
 
 var errReadOnly = errors.New("this mirror is read-only: the agent drives the session (expose it with allowControl to drive it from here)")
 
-func (c *client) refusedBreakpoints(req request) map[string]any {
+func (c *client) refusedBreakpoints(_ context.Context, req *request) (any, error) {
 	var args struct {
 		Breakpoints []json.RawMessage `json:"breakpoints"`
 	}
-	_ = json.Unmarshal(req.Arguments, &args)
-	out := make([]map[string]any, len(args.Breakpoints))
+	_ = req.Args(&args)
+	out := make([]godap.Breakpoint, len(args.Breakpoints))
 	for i := range out {
-		out[i] = map[string]any{"verified": false, "message": "breakpoints are set by the agent; this mirror shows its session"}
+		out[i] = godap.Breakpoint{Verified: false, Message: "breakpoints are set by the agent; this mirror shows its session"}
 	}
-	return map[string]any{"breakpoints": out}
+	return godap.SetBreakpointsResponseBody{Breakpoints: out}, nil
 }
 
-func (c *client) threads(ctx context.Context) map[string]any {
-	threads := []map[string]any{}
+func (c *client) threads(ctx context.Context, _ *request) (any, error) {
+	threads := []godap.Thread{}
 	if ts, err := c.m.sess.Threads(ctx); err == nil {
-		for _, t := range ts {
-			threads = append(threads, map[string]any{"id": t.Id, "name": t.Name})
-		}
+		threads = ts
 	} else if v := c.m.sess.View(ctx); v.ThreadID != 0 {
-		threads = append(threads, map[string]any{"id": v.ThreadID, "name": fmt.Sprintf("thread %d", v.ThreadID)})
+		threads = append(threads, godap.Thread{Id: v.ThreadID, Name: fmt.Sprintf("thread %d", v.ThreadID)})
 	}
-	return map[string]any{"threads": threads}
+	return godap.ThreadsResponseBody{Threads: threads}, nil
 }
 
-func (c *client) stackTrace(ctx context.Context, req request) (any, error) {
-	var args struct {
-		ThreadID int `json:"threadId"`
-		Levels   int `json:"levels"`
-	}
-	_ = json.Unmarshal(req.Arguments, &args)
-	frames, err := c.m.sess.StackTrace(ctx, args.ThreadID, args.Levels, true)
+func (c *client) stackTrace(ctx context.Context, req *request) (any, error) {
+	var args godap.StackTraceArguments
+	_ = req.Args(&args)
+	frames, err := c.m.sess.StackTrace(ctx, args.ThreadId, args.Levels, true)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]map[string]any, 0, len(frames))
+	out := make([]godap.StackFrame, 0, len(frames))
 	for _, f := range frames {
-		fr := map[string]any{"id": f.ID, "name": f.Name, "line": f.Line, "column": max(f.Column, 1)}
+		fr := godap.StackFrame{Id: f.ID, Name: f.Name, Line: f.Line, Column: max(f.Column, 1)}
 		if f.File != "" {
-			fr["source"] = map[string]any{"name": filepath.Base(f.File), "path": f.File}
+			fr.Source = &godap.Source{Name: filepath.Base(f.File), Path: f.File}
 		}
 		out = append(out, fr)
 	}
-	return map[string]any{"stackFrames": out, "totalFrames": len(out)}, nil
+	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(out)}, nil
 }
 
-func (c *client) scopes(ctx context.Context, req request) (any, error) {
-	var args struct {
-		FrameID int `json:"frameId"`
-	}
-	_ = json.Unmarshal(req.Arguments, &args)
-	scopes, err := c.m.sess.Scopes(ctx, args.FrameID)
+func (c *client) scopes(ctx context.Context, req *request) (any, error) {
+	var args godap.ScopesArguments
+	_ = req.Args(&args)
+	scopes, err := c.m.sess.Scopes(ctx, args.FrameId)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"scopes": scopes}, nil
+	return godap.ScopesResponseBody{Scopes: scopes}, nil
 }
 
-func (c *client) variables(ctx context.Context, req request) (any, error) {
-	var args struct {
-		Ref   int `json:"variablesReference"`
-		Start int `json:"start"`
-		Count int `json:"count"`
-	}
-	_ = json.Unmarshal(req.Arguments, &args)
-	vars, err := c.m.sess.Variables(ctx, session.VariablesRequest{Reference: args.Ref, Start: args.Start, Count: args.Count})
+func (c *client) variables(ctx context.Context, req *request) (any, error) {
+	var args godap.VariablesArguments
+	_ = req.Args(&args)
+	vars, err := c.m.sess.Variables(ctx, session.VariablesRequest{Reference: args.VariablesReference, Start: args.Start, Count: args.Count})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]map[string]any, 0, len(vars))
+	out := make([]godap.Variable, 0, len(vars))
 	for _, v := range vars {
-		out = append(out, map[string]any{"name": v.Name, "value": v.Value, "type": v.Type, "variablesReference": v.VariablesReference})
+		out = append(out, godap.Variable{Name: v.Name, Value: v.Value, Type: v.Type, VariablesReference: v.VariablesReference})
 	}
-	return map[string]any{"variables": out}, nil
+	return godap.VariablesResponseBody{Variables: out}, nil
 }
 
-func (c *client) evaluate(ctx context.Context, req request) (any, error) {
+func (c *client) evaluate(ctx context.Context, req *request) (any, error) {
 	if !c.m.opts.AllowControl {
 		// Evaluating runs code in the program: that is driving it.
 		return nil, errReadOnly
 	}
+	// Not godap.EvaluateArguments: its frameId cannot tell an absent
+	// frame (evaluate globally) from frame 0.
 	var args struct {
 		Expression string `json:"expression"`
 		FrameID    *int   `json:"frameId"`
 		Context    string `json:"context"`
 	}
-	_ = json.Unmarshal(req.Arguments, &args)
+	_ = req.Args(&args)
 	res, err := c.m.sess.Evaluate(ctx, args.Expression, args.FrameID, args.Context)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"result": res.Result, "type": res.Type, "variablesReference": res.VariablesReference}, nil
+	return godap.EvaluateResponseBody{Result: res.Result, Type: res.Type, VariablesReference: res.VariablesReference}, nil
 }
 
 var controlKinds = map[string]string{
 	"continue": session.Continue, "next": session.StepOver, "stepIn": session.StepInto, "stepOut": session.StepOut,
 }
 
-func (c *client) control(ctx context.Context, req request) (any, error) {
+func (c *client) control(ctx context.Context, req *request) (any, error) {
 	if !c.m.opts.AllowControl {
 		return nil, errReadOnly
 	}
-	var args struct {
-		ThreadID int `json:"threadId"`
-	}
-	_ = json.Unmarshal(req.Arguments, &args)
+	// Continue's arguments: those of pause and the steps share its
+	// threadId.
+	var args godap.ContinueArguments
+	_ = req.Args(&args)
 	noWait := session.WaitOptions{Wait: false}
 	if req.Command == "pause" {
-		_, err := c.m.sess.Pause(ctx, args.ThreadID, noWait)
+		_, err := c.m.sess.Pause(ctx, args.ThreadId, noWait)
 		return nil, err
 	}
-	if _, err := c.m.sess.Resume(ctx, controlKinds[req.Command], args.ThreadID, noWait); err != nil {
+	if _, err := c.m.sess.Resume(ctx, controlKinds[req.Command], args.ThreadId, noWait); err != nil {
 		return nil, err
 	}
 	if req.Command == "continue" {
-		return map[string]any{"allThreadsContinued": true}, nil
+		return godap.ContinueResponseBody{AllThreadsContinued: true}, nil
 	}
 	return nil, nil
 }
@@ -284,7 +282,7 @@ func (c *client) relay() {
 		_, changed := c.m.sess.Changed()
 		arrived := out.Arrived()
 		for _, e := range out.StoredSince(outSeq) {
-			c.event("output", map[string]any{"category": e.Category, "output": e.Output})
+			c.Output(e.Category, e.Output)
 			outSeq = e.Seq
 		}
 		ctx, cancel := context.WithTimeout(c.ctx, requestTimeout)
@@ -309,16 +307,16 @@ func (c *client) transition(from, to session.View) bool {
 	paused := func(v session.View) bool { return v.State == session.StatePaused && !v.StoppedAt.IsZero() }
 	newStop := paused(to) && !to.StoppedAt.Equal(from.StoppedAt)
 	if paused(from) && (!paused(to) || newStop) {
-		c.event("continued", map[string]any{"threadId": from.ThreadID, "allThreadsContinued": true})
+		c.Event("continued", godap.ContinuedEventBody{ThreadId: from.ThreadID, AllThreadsContinued: true})
 	}
 	if newStop {
-		c.event("stopped", map[string]any{
-			"reason": to.StopReason, "description": to.Description, "threadId": to.ThreadID, "allThreadsStopped": true,
+		c.Event("stopped", godap.StoppedEventBody{
+			Reason: to.StopReason, Description: to.Description, ThreadId: to.ThreadID, AllThreadsStopped: true,
 		})
 	}
 	if to.State == session.StateStopped || to.State == session.StateError {
 		if to.ExitCode != nil {
-			c.event("exited", map[string]any{"exitCode": *to.ExitCode})
+			c.Event("exited", godap.ExitedEventBody{ExitCode: *to.ExitCode})
 		}
 		c.terminate()
 		return true
@@ -328,42 +326,5 @@ func (c *client) transition(from, to session.View) bool {
 
 // terminate tells the IDE the debugging is over, once.
 func (c *client) terminate() {
-	c.terminateOnce.Do(func() { c.event("terminated", nil) })
-}
-
-func (c *client) respond(req request, body any, err error) {
-	msg := map[string]any{"type": "response", "request_seq": req.Seq, "command": req.Command, "success": err == nil}
-	if err != nil {
-		msg["message"] = err.Error()
-		msg["body"] = map[string]any{"error": map[string]any{"id": 1, "format": err.Error()}}
-	} else if body != nil {
-		msg["body"] = body
-	}
-	c.write(msg)
-}
-
-func (c *client) event(name string, body any) {
-	msg := map[string]any{"type": "event", "event": name}
-	if body != nil {
-		msg["body"] = body
-	}
-	c.write(msg)
-}
-
-// write sends one message; a failed write closes the connection, which
-// ends serve.
-func (c *client) write(msg map[string]any) {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	c.seq++
-	msg["seq"] = c.seq
-	b, err := json.Marshal(msg)
-	if err != nil {
-		c.m.log.Warn("encoding a DAP message", "err", err)
-		return
-	}
-	_ = c.conn.SetWriteDeadline(time.Now().Add(requestTimeout))
-	if err := dap.WriteFrame(c.conn, b); err != nil {
-		c.conn.Close()
-	}
+	c.terminateOnce.Do(func() { c.Event("terminated", nil) })
 }

@@ -10,7 +10,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -114,7 +114,7 @@ func (s *server) stackTrace(ctx context.Context, req *request) (any, error) {
 func (s *server) describeFrames(ctx context.Context, ids []int, frames []jdwp.Frame) []godap.StackFrame {
 	out := make([]godap.StackFrame, len(frames))
 	sem := make(chan struct{}, renderParallel)
-	var w dap.Workers
+	var w dapserver.Workers
 	for i, f := range frames {
 		sem <- struct{}{}
 		w.Go(func() {
@@ -237,7 +237,7 @@ func (s *server) frameLocals(ctx context.Context, thread jdwp.ObjectID, frame jd
 	// `this` is read while the other locals are (a static method has
 	// none), and always waited for.
 	var this jdwp.Value
-	var w dap.Workers
+	var w dapserver.Workers
 	if m, ok := s.types.method(ctx, loc.Class, loc.Method); !ok || !m.Static() {
 		w.Go(func() {
 			if v, err := s.vm.ThisObject(ctx, thread, frame); err == nil {
@@ -316,7 +316,7 @@ func (s *server) renderAll(ctx context.Context, thread jdwp.ObjectID, items []lo
 		return out
 	}
 	sem := make(chan struct{}, renderParallel)
-	var w dap.Workers
+	var w dapserver.Workers
 	for i, it := range items {
 		sem <- struct{}{}
 		w.Go(func() {

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
@@ -203,32 +204,20 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 	return a.start("attach", args, []string{"(in-process JDWP client)", net.JoinHostPort(host, "PORT")}, cfg.Logger), nil
 }
 
-// start serves DAP on one end of a pipe and returns the other. Cleanup
-// closes the pipe and waits for the server, which ends everything it
+// start serves DAP on one end of a pipe and returns the other; the
+// Connection's Cleanup waits for the server, which ends everything it
 // started (the JVM, its output readers) before returning.
 func (a *Adapter) start(request string, args map[string]any, command []string, log *slog.Logger) *adapter.Connection {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	client, end := net.Pipe()
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		newServer(end, log).serve(context.Background())
-	}()
-	return &adapter.Connection{
-		Transport: client,
+	return dapserver.StartOnPipe(adapter.Connection{
 		Request:   request,
 		Arguments: args,
 		AdapterID: adapterID,
 		Quirks:    quirks(),
 		Command:   command,
-		Cleanup: func() {
-			end.Close()
-			wg.Wait()
-		},
-	}
+	}, func(end io.ReadWriteCloser) { newServer(end, log).serve(context.Background()) })
 }
 
 // ServeDAP serves one DAP client until it disconnects or ctx ends.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -101,7 +101,7 @@ func (s *server) boxedValue(ctx context.Context, o jdwp.ObjectID, class jdwp.Ref
 // VM answers one command at a time, but sending them together saves a
 // round trip each.
 func (s *server) warm(ctx context.Context, vals []jdwp.Value) {
-	var w dap.Workers
+	var w dapserver.Workers
 	for _, v := range vals {
 		if !v.IsObject() || v.Object == 0 {
 			continue

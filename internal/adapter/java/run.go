@@ -350,7 +350,8 @@ func (s *server) pause(ctx context.Context, req *request) (any, error) {
 		}
 	}
 	st := &stop{reason: "pause", thread: thread}
-	return afterReply{then: func() { s.stopped(st) }}, nil
+	s.AfterReply(func() { s.stopped(st) })
+	return nil, nil
 }
 
 // pauseThread picks the thread a pause shows: main, else the first live

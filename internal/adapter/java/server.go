@@ -1,7 +1,6 @@
 package java
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -17,7 +16,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -42,15 +41,15 @@ type server struct {
 	conn io.ReadWriteCloser
 	log  *slog.Logger
 
-	*dap.ServerConn // responses and events, one at a time, in seq order
+	// Server dispatches requests and writes responses and events.
+	*dapserver.Server
 
 	// Owned by the serve goroutine.
-	initialized bool
-	closing     atomic.Bool // disconnect answered; read by the event loop too
-	configured  bool
-	loopDone    chan struct{} // closed when the event loop ends
-	ctx         context.Context
-	cancel      context.CancelFunc
+	closing    atomic.Bool // disconnect answered; read by the event loop too
+	configured bool
+	loopDone   chan struct{} // closed when the event loop ends
+	ctx        context.Context
+	cancel     context.CancelFunc
 
 	// Set by launch or attach before the event loop starts; read-only
 	// after.
@@ -111,47 +110,54 @@ type server struct {
 func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{
-		conn:       conn,
-		ServerConn: dap.NewServerConn(conn, "java adapter", log),
-		log:        log,
-		ctx:        ctx,
-		cancel:     cancel,
-		vmStart:    make(chan struct{}),
-		loaded:     make(chan struct{}),
-		firstStop:  make(chan struct{}),
-		threads:    newThreadTable(),
-		handles:    newHandleTable(),
+		conn:      conn,
+		log:       log,
+		ctx:       ctx,
+		cancel:    cancel,
+		vmStart:   make(chan struct{}),
+		loaded:    make(chan struct{}),
+		firstStop: make(chan struct{}),
+		threads:   newThreadTable(),
+		handles:   newHandleTable(),
 	}
+	s.Server = dapserver.New(conn, dapserver.Config{
+		Name:            "java adapter",
+		Log:             log,
+		Handlers:        s.handlers(),
+		InitializeFirst: true,
+		Timeout:         timeoutOf,
+	})
 	return s
 }
 
 // request is an incoming DAP request.
-type request = dap.IncomingRequest
+type request = dapserver.Request
 
-type handlerFunc func(*server, context.Context, *request) (any, error)
-
-var handlers = map[string]handlerFunc{
-	"initialize":              (*server).initialize,
-	"launch":                  (*server).launch,
-	"attach":                  (*server).attach,
-	"configurationDone":       (*server).configurationDone,
-	"disconnect":              (*server).disconnect,
-	"terminate":               (*server).terminate,
-	"setBreakpoints":          (*server).setBreakpoints,
-	"setFunctionBreakpoints":  (*server).setFunctionBreakpoints,
-	"setExceptionBreakpoints": (*server).setExceptionBreakpoints,
-	"threads":                 (*server).threadsRequest,
-	"stackTrace":              (*server).stackTrace,
-	"scopes":                  (*server).scopes,
-	"variables":               (*server).variables,
-	"evaluate":                (*server).evaluate,
-	"exceptionInfo":           (*server).exceptionInfo,
-	"continue":                (*server).continueRequest,
-	"next":                    func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOver) },
-	"stepIn":                  func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepInto) },
-	"stepOut":                 func(s *server, ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOut) },
-	"pause":                   (*server).pause,
-	"redefineClasses":         (*server).redefineClasses,
+// handlers is the server's handler table.
+func (s *server) handlers() map[string]dapserver.Handler {
+	return map[string]dapserver.Handler{
+		"initialize":              s.initialize,
+		"launch":                  s.launch,
+		"attach":                  s.attach,
+		"configurationDone":       s.configurationDone,
+		"disconnect":              s.disconnect,
+		"terminate":               s.terminate,
+		"setBreakpoints":          s.setBreakpoints,
+		"setFunctionBreakpoints":  s.setFunctionBreakpoints,
+		"setExceptionBreakpoints": s.setExceptionBreakpoints,
+		"threads":                 s.threadsRequest,
+		"stackTrace":              s.stackTrace,
+		"scopes":                  s.scopes,
+		"variables":               s.variables,
+		"evaluate":                s.evaluate,
+		"exceptionInfo":           s.exceptionInfo,
+		"continue":                s.continueRequest,
+		"next":                    func(ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOver) },
+		"stepIn":                  func(ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepInto) },
+		"stepOut":                 func(ctx context.Context, r *request) (any, error) { return s.step(ctx, r, jdwp.StepOut) },
+		"pause":                   s.pause,
+		"redefineClasses":         s.redefineClasses,
+	}
 }
 
 // serve answers requests until the client goes or disconnects, then ends
@@ -160,43 +166,7 @@ func (s *server) serve(ctx context.Context) {
 	defer s.shutdown()
 	stop := context.AfterFunc(ctx, s.cancel)
 	defer stop()
-	r := bufio.NewReader(s.conn)
-	for !s.closing.Load() {
-		req, err := s.ReadRequest(r)
-		if err != nil {
-			s.log.Debug("java adapter: client gone", "err", err)
-			return
-		}
-		s.dispatch(req)
-	}
-}
-
-func (s *server) dispatch(req *request) {
-	h, ok := handlers[req.Command]
-	var body any
-	var err error
-	var after func()
-	switch {
-	case !ok:
-		err = fmt.Errorf("unsupported request: %s", req.Command)
-	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
-		err = fmt.Errorf("%s before initialize", req.Command)
-	default:
-		ctx, cancel := context.WithTimeout(s.ctx, timeoutOf(req))
-		body, err = s.Handle(req, func() (any, error) { return h(s, ctx, req) })
-		cancel()
-		if a, ok := body.(afterReply); ok {
-			body, after = a.body, a.then
-		}
-	}
-	if err != nil {
-		s.Fail(req, err.Error())
-	} else {
-		s.Reply(req, body)
-	}
-	if after != nil {
-		after()
-	}
+	s.Serve(s.ctx)
 }
 
 // maxRequestTimeout bounds the longer time a request may ask for.
@@ -210,13 +180,6 @@ func timeoutOf(req *request) time.Duration {
 		return requestTimeout
 	}
 	return min(max(time.Duration(args.Timeout)*time.Millisecond, requestTimeout), maxRequestTimeout)
-}
-
-// afterReply is a handler's body plus work to do once the reply is out
-// (an event that must follow the response).
-type afterReply struct {
-	body any
-	then func()
 }
 
 // shutdown ends the debuggee (a launched JVM is killed, an attached one
@@ -243,10 +206,6 @@ func (s *server) shutdown() {
 }
 
 func (s *server) initialize(context.Context, *request) (any, error) {
-	if s.initialized {
-		return nil, errors.New("initialize was already received")
-	}
-	s.initialized = true
 	return godap.Capabilities{
 		SupportsConfigurationDoneRequest:  true,
 		SupportsConditionalBreakpoints:    true,
@@ -305,7 +264,8 @@ func (s *server) launch(ctx context.Context, req *request) (any, error) {
 	case <-time.After(vmStartTimeout):
 		return nil, errors.New("the JVM sent no VM_START event after the debugger connected")
 	}
-	return afterReply{then: func() { s.Event("initialized", nil) }}, nil
+	s.AfterReply(func() { s.Event("initialized", nil) })
+	return nil, nil
 }
 
 func (s *server) attach(ctx context.Context, req *request) (any, error) {
@@ -341,7 +301,8 @@ func (s *server) attach(ctx context.Context, req *request) (any, error) {
 	s.attachStop = args.StopOnEntry
 	s.source = newSourceMap(&launchConfig{SourcePaths: args.SourcePaths})
 	s.start(vm)
-	return afterReply{then: func() { s.Event("initialized", nil) }}, nil
+	s.AfterReply(func() { s.Event("initialized", nil) })
+	return nil, nil
 }
 
 // connect dials the agent and shakes hands.
@@ -517,7 +478,8 @@ func (s *server) afterAttach(ctx context.Context) (any, error) {
 		// Its main thread has no frame yet: say where it is instead.
 		st.description = "the JVM waits at its start (suspend=y), before main; continue_execution runs the program"
 	}
-	return afterReply{then: func() { s.stopped(st) }}, nil
+	s.AfterReply(func() { s.stopped(st) })
+	return nil, nil
 }
 
 // startSuspended reports whether an attached JVM waits at its start
@@ -560,6 +522,7 @@ func (s *server) disconnect(ctx context.Context, req *request) (any, error) {
 		_ = s.vm.Exit(ctx, 1)
 	}
 	s.closing.Store(true)
+	s.End()
 	return nil, nil
 }
 

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
 )
 
@@ -119,7 +119,7 @@ func (s *server) prefetch(st *stop) {
 		}
 		// The classes of the frames a stackTrace shows, while the top
 		// frame's locals are read.
-		var described dap.Workers
+		var described dapserver.Workers
 		described.Go(func() {
 			s.describeFrames(ctx, nil, frames[:min(len(frames), prefetchFrames)])
 		})

@@ -13,7 +13,9 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter/mock"
 	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 )
 
 func TestRegistered(t *testing.T) {
@@ -887,4 +889,24 @@ func TestEdgePrograms(t *testing.T) {
 		f.resume("continue")
 		f.ended()
 	})
+}
+
+// TestHandlerPanicFailsOnlyThatRequest: a panic in a request handler (one
+// injected into the server's table) fails that request, and the session
+// goes on to the program's end.
+func TestHandlerPanicFailsOnlyThatRequest(t *testing.T) {
+	program := testdata(t, "basic.mock")
+	conn := mock.StartWithHandler(map[string]any{"program": program}, "evaluate", func(context.Context, *dapserver.Request) (any, error) {
+		panic("injected fault")
+	})
+	f := connect(t, conn, program)
+	f.start(func() { f.setBreakpoints(lines(8)...) })
+	f.stopped("breakpoint", 8)
+	if msg := f.mustFail("evaluate", map[string]any{"expression": "1"}); msg != "internal error in the mock adapter while handling evaluate: injected fault" {
+		t.Errorf("the panicking request: %q", msg)
+	}
+	f.resume("continue")
+	if code := f.ended(); code != 0 {
+		t.Errorf("exit code %d after the panic; want 0", code)
+	}
 }

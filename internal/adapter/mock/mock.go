@@ -12,10 +12,10 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"net"
 	"path/filepath"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 )
 
 func init() { adapter.Register(New()) }
@@ -105,9 +105,9 @@ func (*Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *slog
 	return ctx.Err()
 }
 
-// start serves DAP on one end of a pipe and returns the other. The serve
-// goroutine belongs to the Connection: Cleanup closes the pipe and waits for
-// it (it waits in turn for the program's goroutine).
+// start serves DAP on one end of a pipe and returns the other; the
+// Connection's Cleanup waits for the server, which waits in turn for the
+// program's goroutine.
 func start(request string, args map[string]any, log *slog.Logger) (*adapter.Connection, error) {
 	hs, err := handshakeFrom(args)
 	if err != nil {
@@ -116,22 +116,10 @@ func start(request string, args map[string]any, log *slog.Logger) (*adapter.Conn
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	client, end := net.Pipe()
-	s := newServer(end, hs, log)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.serve()
-	}()
-	return &adapter.Connection{
-		Transport: client,
+	return dapserver.StartOnPipe(adapter.Connection{
 		Request:   request,
 		Arguments: args,
 		AdapterID: "mock",
 		Quirks:    adapter.Quirks{EvaluateContext: "repl"},
-		Cleanup: func() {
-			end.Close()
-			<-done
-		},
-	}, nil
+	}, func(end io.ReadWriteCloser) { newServer(end, hs, log).serve() }), nil
 }

@@ -1,7 +1,7 @@
 package mock
 
 import (
-	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +13,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 )
 
 // handshake is the order in which the server answers the launch handshake,
@@ -76,21 +76,19 @@ type server struct {
 	hs   handshake
 	log  *slog.Logger
 
-	*dap.ServerConn // responses and events, one at a time, in seq order
+	// Server dispatches requests and writes responses and events.
+	*dapserver.Server
 
 	// Owned by the serve goroutine.
-	initialized   bool
 	configured    bool
 	prog          *program
 	stopOnEntry   bool
 	pendingLaunch *request // launch waiting for configurationDone
 	started       bool
 	killed        bool
-	closing       bool // disconnect answered: stop serving
 	handles       map[int]*handle
 	nextRef       int
 	nextBPID      int
-	after         []func() // run once the current response is written
 	// endReported is set by runProgram, before threadDone is closed, when
 	// it sent exited and terminated itself.
 	endReported bool
@@ -115,9 +113,8 @@ type server struct {
 }
 
 func newServer(conn io.ReadWriteCloser, hs handshake, log *slog.Logger) *server {
-	return &server{
+	s := &server{
 		conn:       conn,
-		ServerConn: dap.NewServerConn(conn, "mock adapter", log),
 		hs:         hs,
 		log:        log,
 		handles:    map[int]*handle{},
@@ -128,54 +125,51 @@ func newServer(conn io.ReadWriteCloser, hs handshake, log *slog.Logger) *server 
 		lineBPs:    map[string]*bpSet[int]{},
 		funcBPs:    newBPSet[string](),
 	}
+	s.Server = dapserver.New(conn, dapserver.Config{
+		Name:            "mock adapter",
+		Log:             log,
+		Handlers:        s.handlers(),
+		InitializeFirst: true,
+	})
+	return s
 }
 
 // request is an incoming DAP request, its arguments decoded by its handler.
-type request = dap.IncomingRequest
+type request = dapserver.Request
 
-// errDeferred is returned by a handler that answers later (launch waiting
-// for configurationDone).
-var errDeferred = errors.New("response deferred")
-
-type handlerFunc func(*server, *request) (any, error)
-
-var handlers = map[string]handlerFunc{
-	"initialize":              (*server).initialize,
-	"launch":                  (*server).launch,
-	"attach":                  (*server).launch,
-	"configurationDone":       (*server).configurationDone,
-	"disconnect":              (*server).disconnect,
-	"terminate":               (*server).terminate,
-	"setBreakpoints":          (*server).setBreakpoints,
-	"setFunctionBreakpoints":  (*server).setFunctionBreakpoints,
-	"setExceptionBreakpoints": (*server).setExceptionBreakpoints,
-	"threads":                 (*server).threads,
-	"stackTrace":              (*server).stackTrace,
-	"scopes":                  (*server).scopes,
-	"variables":               (*server).variables,
-	"evaluate":                (*server).evaluate,
-	"setVariable":             (*server).setVariable,
-	"exceptionInfo":           (*server).exceptionInfo,
-	"continue":                func(s *server, r *request) (any, error) { return s.resumeWith(r, stepNone) },
-	"next":                    func(s *server, r *request) (any, error) { return s.resumeWith(r, stepOver) },
-	"stepIn":                  func(s *server, r *request) (any, error) { return s.resumeWith(r, stepInto) },
-	"stepOut":                 func(s *server, r *request) (any, error) { return s.resumeWith(r, stepOut) },
-	"pause":                   (*server).pause,
+// handlers is the server's handler table. A handler that answers later
+// (launch waiting for configurationDone) returns dapserver.ErrDeferred.
+func (s *server) handlers() map[string]dapserver.Handler {
+	return map[string]dapserver.Handler{
+		"initialize":              dapserver.WithoutContext(s.initialize),
+		"launch":                  dapserver.WithoutContext(s.launch),
+		"attach":                  dapserver.WithoutContext(s.launch),
+		"configurationDone":       dapserver.WithoutContext(s.configurationDone),
+		"disconnect":              dapserver.WithoutContext(s.disconnect),
+		"terminate":               dapserver.WithoutContext(s.terminate),
+		"setBreakpoints":          dapserver.WithoutContext(s.setBreakpoints),
+		"setFunctionBreakpoints":  dapserver.WithoutContext(s.setFunctionBreakpoints),
+		"setExceptionBreakpoints": dapserver.WithoutContext(s.setExceptionBreakpoints),
+		"threads":                 dapserver.WithoutContext(s.threads),
+		"stackTrace":              dapserver.WithoutContext(s.stackTrace),
+		"scopes":                  dapserver.WithoutContext(s.scopes),
+		"variables":               dapserver.WithoutContext(s.variables),
+		"evaluate":                dapserver.WithoutContext(s.evaluate),
+		"setVariable":             dapserver.WithoutContext(s.setVariable),
+		"exceptionInfo":           dapserver.WithoutContext(s.exceptionInfo),
+		"continue":                dapserver.WithoutContext(func(r *request) (any, error) { return s.resumeWith(r, stepNone) }),
+		"next":                    dapserver.WithoutContext(func(r *request) (any, error) { return s.resumeWith(r, stepOver) }),
+		"stepIn":                  dapserver.WithoutContext(func(r *request) (any, error) { return s.resumeWith(r, stepInto) }),
+		"stepOut":                 dapserver.WithoutContext(func(r *request) (any, error) { return s.resumeWith(r, stepOut) }),
+		"pause":                   dapserver.WithoutContext(s.pause),
+	}
 }
 
 // serve answers requests until the connection ends or disconnect, then
 // ends the program and waits for it.
 func (s *server) serve() {
 	defer s.shutdown()
-	r := bufio.NewReader(s.conn)
-	for !s.closing {
-		req, err := s.ReadRequest(r)
-		if err != nil {
-			s.log.Debug("mock adapter: connection ended", "err", err)
-			return
-		}
-		s.dispatch(req)
-	}
+	s.Serve(context.Background())
 }
 
 func (s *server) shutdown() {
@@ -195,32 +189,6 @@ func (s *server) kill() {
 	s.setState(ended)
 }
 
-func (s *server) dispatch(req *request) {
-	h, ok := handlers[req.Command]
-	var body any
-	var err error
-	switch {
-	case !ok:
-		err = fmt.Errorf("unrecognized request: %s", req.Command)
-	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
-		err = fmt.Errorf("%s before initialize: the first request must be initialize", req.Command)
-	default:
-		body, err = s.Handle(req, func() (any, error) { return h(s, req) })
-	}
-	switch {
-	case errors.Is(err, errDeferred):
-	case err != nil:
-		s.Fail(req, err.Error())
-	default:
-		s.Reply(req, body)
-	}
-	after := s.after
-	s.after = nil
-	for _, f := range after {
-		f()
-	}
-}
-
 func (s *server) setState(st runState) {
 	s.mu.Lock()
 	s.state = st
@@ -228,12 +196,8 @@ func (s *server) setState(st runState) {
 }
 
 func (s *server) initialize(*request) (any, error) {
-	if s.initialized {
-		return nil, errors.New("initialize was already received")
-	}
-	s.initialized = true
 	if !s.hs.initializedAfterLaunch {
-		s.after = append(s.after, func() { s.Event("initialized", nil) })
+		s.AfterReply(func() { s.Event("initialized", nil) })
 	}
 	return godap.Capabilities{
 		SupportsConfigurationDoneRequest:  true,
@@ -271,13 +235,13 @@ func (s *server) launch(req *request) (any, error) {
 	}
 	s.prog, s.stopOnEntry = prog, args.StopOnEntry
 	if s.hs.initializedAfterLaunch {
-		s.after = append(s.after, func() { s.Event("initialized", nil) })
+		s.AfterReply(func() { s.Event("initialized", nil) })
 	}
 	if s.configured {
-		s.after = append(s.after, s.startProgram)
+		s.AfterReply(s.startProgram)
 	} else if !s.hs.immediateLaunch {
 		s.pendingLaunch = req
-		return nil, errDeferred
+		return nil, dapserver.ErrDeferred
 	}
 	return nil, nil
 }
@@ -310,7 +274,7 @@ func (s *server) configurationDone(*request) (any, error) {
 	}
 	s.configured = true
 	if s.prog != nil {
-		s.after = append(s.after, func() {
+		s.AfterReply(func() {
 			if s.pendingLaunch != nil {
 				s.Reply(s.pendingLaunch, nil)
 				s.pendingLaunch = nil
@@ -368,7 +332,7 @@ func (s *server) runProgram(t *thread) {
 // cannot outlive it, whatever terminateDebuggee says.
 func (s *server) disconnect(*request) (any, error) {
 	s.kill()
-	s.closing = true
+	s.End()
 	return nil, nil
 }
 
@@ -376,7 +340,7 @@ func (s *server) terminate(*request) (any, error) {
 	s.kill()
 	if !s.endReported {
 		s.endReported = true
-		s.after = append(s.after, func() { s.Event("terminated", nil) })
+		s.AfterReply(func() { s.Event("terminated", nil) })
 	}
 	return nil, nil
 }

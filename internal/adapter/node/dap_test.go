@@ -3,9 +3,11 @@ package node
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,13 +38,20 @@ type dapSession struct {
 }
 
 func newDAPSession(t *testing.T) *dapSession {
-	testenv.RequireAdapter(t, "javascript")
 	a, _ := adapter.Lookup("javascript")
+	return newDAPSessionServing(t, func(ctx context.Context, end io.ReadWriteCloser) error {
+		return a.(adapter.Builtin).ServeDAP(ctx, end, nil)
+	})
+}
+
+// newDAPSessionServing is newDAPSession with serve in place of ServeDAP.
+func newDAPSessionServing(t *testing.T, serve func(ctx context.Context, end io.ReadWriteCloser) error) *dapSession {
+	testenv.RequireAdapter(t, "javascript")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	client, end := net.Pipe()
 	served := make(chan error, 1)
-	go func() { served <- a.(adapter.Builtin).ServeDAP(ctx, end, nil) }()
+	go func() { served <- serve(ctx, end) }()
 	d := &dapSession{t: t, ctx: ctx, c: dap.NewClient(client, dap.Options{}),
 		stopped: make(chan godap.StoppedEventBody, 16), exited: make(chan int, 1), ended: make(chan struct{}), bpEvents: make(chan godap.Breakpoint, 16)}
 	events := make(chan struct{})
@@ -187,6 +196,39 @@ func TestServeDAPStopOnEntryAndTerminate(t *testing.T) {
 	case <-d.ended:
 	case <-d.ctx.Done():
 		t.Fatal("no terminated event after terminate")
+	}
+	d.call("disconnect", map[string]any{"terminateDebuggee": true}, nil)
+}
+
+// TestHandlerPanicFailsOnlyThatRequest: a panic in a request handler (one
+// injected into the server's table) fails that request, and the session
+// goes on to the program's end.
+func TestHandlerPanicFailsOnlyThatRequest(t *testing.T) {
+	d := newDAPSessionServing(t, func(ctx context.Context, end io.ReadWriteCloser) error {
+		s := newServer(end, nil)
+		s.Handlers["evaluate"] = func(context.Context, *request) (any, error) { panic("injected fault") }
+		stop := context.AfterFunc(ctx, func() { end.Close() })
+		defer stop()
+		s.serve()
+		return nil
+	})
+	d.call("initialize", map[string]any{"adapterID": "node"}, nil)
+	d.call("launch", map[string]any{"program": testdata(t, "loop.js"), "stopOnEntry": true}, nil)
+	d.call("configurationDone", nil, nil)
+	d.waitStop("entry")
+	err := d.c.Call(d.ctx, "evaluate", map[string]any{"expression": "1", "context": "repl"}, nil)
+	if want := "internal error in the node adapter while handling evaluate: injected fault"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("the panicking request: %v; want %q", err, want)
+	}
+	d.top()
+	d.call("continue", map[string]any{"threadId": 1}, nil)
+	select {
+	case code := <-d.exited:
+		if code != 3 {
+			t.Fatalf("exit code %d after the panic, want 3", code)
+		}
+	case <-d.ctx.Done():
+		t.Fatal("no exited event after the panic")
 	}
 	d.call("disconnect", map[string]any{"terminateDebuggee": true}, nil)
 }

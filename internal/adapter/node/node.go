@@ -15,12 +15,12 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 )
 
@@ -178,27 +178,15 @@ func (a *Adapter) ServeDAP(ctx context.Context, conn io.ReadWriteCloser, log *sl
 	return ctx.Err()
 }
 
-// start serves DAP on one end of a pipe and returns the other. The serve
-// goroutine belongs to the Connection: Cleanup closes the pipe and waits
-// for it, and it waits for node and its own goroutines.
+// start serves DAP on one end of a pipe and returns the other; the
+// Connection's Cleanup waits for the server, which waits for node and its
+// own goroutines.
 func start(request string, args map[string]any, command []string, log *slog.Logger) *adapter.Connection {
-	client, end := net.Pipe()
-	s := newServer(end, log)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.serve()
-	}()
-	return &adapter.Connection{
-		Transport: client,
+	return dapserver.StartOnPipe(adapter.Connection{
 		Request:   request,
 		Arguments: args,
 		AdapterID: "node",
 		Quirks:    quirks,
 		Command:   command,
-		Cleanup: func() {
-			end.Close()
-			<-done
-		},
-	}
+	}, func(end io.ReadWriteCloser) { newServer(end, log).serve() })
 }

@@ -1,9 +1,7 @@
 package node
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,7 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
-	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
 	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
@@ -34,12 +32,11 @@ type server struct {
 	conn io.ReadWriteCloser
 	log  *slog.Logger
 
-	*dap.ServerConn // responses and events, one at a time, in seq order
+	// Server dispatches requests and writes responses and events.
+	*dapserver.Server
 
 	// Owned by the serve goroutine.
-	initialized    bool
 	started        bool // launch or attach succeeded
-	quit           bool // disconnect answered: stop serving
 	programStopped bool // stopProgram has run
 
 	// Set once by launch or attach, before the event loop starts.
@@ -101,9 +98,8 @@ func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &server{
+	s := &server{
 		conn:       conn,
-		ServerConn: dap.NewServerConn(conn, "node adapter", log),
 		log:        log,
 		scripts:    map[string]*script{},
 		bps:        map[string][]*breakpoint{},
@@ -114,73 +110,66 @@ func newServer(conn io.ReadWriteCloser, log *slog.Logger) *server {
 		excState:   "none",
 		os:         platform.Current(),
 	}
+	s.Server = dapserver.New(conn, dapserver.Config{
+		Name:            "node adapter",
+		Log:             log,
+		Handlers:        s.handlers(),
+		InitializeFirst: true,
+		NeedsProgram:    needsProgram,
+		Started:         func() bool { return s.started },
+	})
+	return s
 }
 
 // request is an incoming DAP request.
-type request = dap.IncomingRequest
+type request = dapserver.Request
 
-type handlerFunc func(*server, *request) (any, error)
-
-var handlers = map[string]handlerFunc{
-	"initialize":              (*server).initialize,
-	"launch":                  (*server).launch,
-	"attach":                  (*server).attach,
-	"configurationDone":       (*server).configurationDone,
-	"disconnect":              (*server).disconnect,
-	"terminate":               (*server).terminate,
-	"setBreakpoints":          (*server).setBreakpoints,
-	"setFunctionBreakpoints":  (*server).setFunctionBreakpoints,
-	"setExceptionBreakpoints": (*server).setExceptionBreakpoints,
-	"threads":                 (*server).threads,
-	"stackTrace":              (*server).stackTrace,
-	"scopes":                  (*server).scopes,
-	"variables":               (*server).variables,
-	"evaluate":                (*server).evaluate,
-	"setVariable":             (*server).setVariable,
-	"exceptionInfo":           (*server).exceptionInfo,
-	"continue":                func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.resume") },
-	"next":                    func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.stepOver") },
-	"stepIn":                  func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.stepInto") },
-	"stepOut":                 func(s *server, r *request) (any, error) { return s.resume(r, "Debugger.stepOut") },
-	"pause":                   (*server).pauseProgram,
+// handlers is the server's handler table. Its handlers bound their own
+// waits on the inspector.
+func (s *server) handlers() map[string]dapserver.Handler {
+	return map[string]dapserver.Handler{
+		"initialize":              dapserver.WithoutContext(s.initialize),
+		"launch":                  dapserver.WithoutContext(s.thenInitialized(s.launch)),
+		"attach":                  dapserver.WithoutContext(s.thenInitialized(s.attach)),
+		"configurationDone":       dapserver.WithoutContext(s.configurationDone),
+		"disconnect":              dapserver.WithoutContext(s.disconnect),
+		"terminate":               dapserver.WithoutContext(s.terminate),
+		"setBreakpoints":          dapserver.WithoutContext(s.setBreakpoints),
+		"setFunctionBreakpoints":  dapserver.WithoutContext(s.setFunctionBreakpoints),
+		"setExceptionBreakpoints": dapserver.WithoutContext(s.setExceptionBreakpoints),
+		"threads":                 dapserver.WithoutContext(s.threads),
+		"stackTrace":              dapserver.WithoutContext(s.stackTrace),
+		"scopes":                  dapserver.WithoutContext(s.scopes),
+		"variables":               dapserver.WithoutContext(s.variables),
+		"evaluate":                dapserver.WithoutContext(s.evaluate),
+		"setVariable":             dapserver.WithoutContext(s.setVariable),
+		"exceptionInfo":           dapserver.WithoutContext(s.exceptionInfo),
+		"continue":                dapserver.WithoutContext(func(r *request) (any, error) { return s.resume(r, "Debugger.resume") }),
+		"next":                    dapserver.WithoutContext(func(r *request) (any, error) { return s.resume(r, "Debugger.stepOver") }),
+		"stepIn":                  dapserver.WithoutContext(func(r *request) (any, error) { return s.resume(r, "Debugger.stepInto") }),
+		"stepOut":                 dapserver.WithoutContext(func(r *request) (any, error) { return s.resume(r, "Debugger.stepOut") }),
+		"pause":                   dapserver.WithoutContext(s.pauseProgram),
+	}
 }
 
 // serve answers requests until the connection ends or disconnect, then
 // ends what it started and waits for it.
 func (s *server) serve() {
 	defer s.shutdown()
-	r := bufio.NewReader(s.conn)
-	for !s.quit {
-		req, err := s.ReadRequest(r)
-		if err != nil {
-			s.log.Debug("node adapter: connection ended", "err", err)
-			return
-		}
-		s.dispatch(req)
-	}
+	s.Serve(context.Background())
 }
 
-func (s *server) dispatch(req *request) {
-	h, ok := handlers[req.Command]
-	var body any
-	var err error
-	switch {
-	case !ok:
-		err = fmt.Errorf("unrecognized request: %s", req.Command)
-	case !s.initialized && req.Command != "initialize" && req.Command != "disconnect":
-		err = fmt.Errorf("%s before initialize: the first request must be initialize", req.Command)
-	case !s.started && needsProgram[req.Command]:
-		err = fmt.Errorf("%s before launch or attach", req.Command)
-	default:
-		body, err = s.Handle(req, func() (any, error) { return h(s, req) })
-	}
-	if err != nil {
-		s.Fail(req, err.Error())
-		return
-	}
-	s.Reply(req, body)
-	if req.Command == "launch" || req.Command == "attach" {
-		s.Event("initialized", nil)
+// thenInitialized sends the initialized event once a launch or attach has
+// been answered, not after initialize: the configuration requests it calls
+// for (setFunctionBreakpoints, setExceptionBreakpoints) need the program
+// that launch or attach connects to.
+func (s *server) thenInitialized(start func(*request) (any, error)) func(*request) (any, error) {
+	return func(req *request) (any, error) {
+		body, err := start(req)
+		if err == nil {
+			s.AfterReply(func() { s.Event("initialized", nil) })
+		}
+		return body, err
 	}
 }
 
@@ -221,10 +210,6 @@ func (s *server) stopProgram(terminate bool) {
 }
 
 func (s *server) initialize(*request) (any, error) {
-	if s.initialized {
-		return nil, errors.New("initialize was already received")
-	}
-	s.initialized = true
 	return godap.Capabilities{
 		SupportsConfigurationDoneRequest:  true,
 		SupportsConditionalBreakpoints:    true,
@@ -318,7 +303,7 @@ func (s *server) disconnect(req *request) (any, error) {
 		TerminateDebuggee *bool `json:"terminateDebuggee"`
 	}
 	_ = req.Args(&args)
-	s.quit = true
+	s.End()
 	s.closing.Store(true)
 	if !s.started {
 		return nil, nil

@@ -252,7 +252,7 @@ func (s *server) resumeWith(req *request, kind stepKind) (any, error) {
 	s.state = running
 	s.mu.Unlock()
 	s.handles = map[int]*handle{}
-	s.after = append(s.after, func() { s.resume <- struct{}{} })
+	s.AfterReply(func() { s.resume <- struct{}{} })
 	if kind == stepNone {
 		return godap.ContinueResponseBody{AllThreadsContinued: true}, nil
 	}

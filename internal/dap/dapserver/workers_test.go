@@ -1,20 +1,22 @@
-package dap
+package dapserver
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
 )
 
-// A panic in a request's worker goroutine reaches Handle on the request's
-// goroutine and fails that request only, instead of ending the process.
+// A panic in a request's worker goroutine reaches the recovery on the
+// request's goroutine and fails that request only, instead of ending the
+// process.
 func TestWorkerPanicFailsOnlyItsRequest(t *testing.T) {
 	var logs bytes.Buffer
-	c := &ServerConn{name: "test adapter", log: slog.New(slog.NewTextHandler(&logs, nil))}
+	s := New(nil, Config{Name: "test adapter", Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	var done atomic.Int32
-	_, err := c.Handle(&IncomingRequest{Command: "variables"}, func() (any, error) {
+	_, err := s.recovered(context.Background(), &Request{Command: "variables"}, func(context.Context, *Request) (any, error) {
 		var w Workers
 		for i := range 3 {
 			w.Go(func() {
@@ -36,7 +38,7 @@ func TestWorkerPanicFailsOnlyItsRequest(t *testing.T) {
 	if !strings.Contains(logs.String(), "workers_test.go") {
 		t.Errorf("the log should carry the worker's stack: %s", logs.String())
 	}
-	body, err := c.Handle(&IncomingRequest{Command: "threads"}, func() (any, error) {
+	body, err := s.recovered(context.Background(), &Request{Command: "threads"}, func(context.Context, *Request) (any, error) {
 		var w Workers
 		w.Go(func() { done.Add(1) })
 		w.Wait()

@@ -1,4 +1,4 @@
-package dap
+package dapserver
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 
 // Workers runs the goroutines one request fans out to and waits for them.
 // A panic in one of them would end the whole process (the built-in
-// adapters run inside the server), out of reach of ServerConn.Handle,
-// which recovers only on the request's own goroutine: so Wait re-raises
-// it there, with the worker's stack, and Handle turns it into that
-// request's error. The zero value is ready to use.
+// adapters run inside the server), out of reach of the request's
+// recovery, which covers only the request's own goroutine: so Wait
+// re-raises it there, with the worker's stack, and the recovery turns it
+// into that request's error. The zero value is ready to use.
 type Workers struct {
 	wg       sync.WaitGroup
 	mu       sync.Mutex
