@@ -60,6 +60,8 @@ type conformRow struct {
 	// second; raiseLine is where raiseArg stops the program.
 	loopLine, weighLine, raiseLine int
 	raiseArg                       string
+	// raiseText is what the exception stop's description says.
+	raiseText string
 	// stepOverLine, when set, is where a step over from weigh's first
 	// line stops, for a language whose next line has no stop of its own.
 	stepOverLine int
@@ -100,7 +102,7 @@ func conformRows() []conformRow {
 	ts := testdataFile("node", "ts", "dist", "conform.js")
 	return []conformRow{{
 		language: "python", source: testdataFile("python", "conform.py"), script: testdataFile("python", "conform.py"),
-		loopLine: 16, weighLine: 9, raiseLine: 18, raiseArg: "raise",
+		loopLine: 16, weighLine: 9, raiseLine: 18, raiseArg: "raise", raiseText: "bad mode raise",
 		// debugpy stops at sys.exit(3) as at an uncaught exception
 		// (SystemExit with a non-zero code): the launched session asks it
 		// not to, for the program to reach its exit code.
@@ -121,7 +123,7 @@ func conformRows() []conformRow {
 		},
 	}, {
 		language: "go", source: testdataFile("go", "conform", "main.go"), script: testdataFile("go", "conform"),
-		loopLine: 24, weighLine: 13, raiseLine: 27, raiseArg: "raise",
+		loopLine: 24, weighLine: 13, raiseLine: 27, raiseArg: "raise", raiseText: "bad mode raise",
 		output: "conform total 18", exitCode: 3, processes: 2,
 		attach: func(t *testing.T) map[string]any {
 			return attachByPID(t, exec.Command(buildGo(t, "conform"), "wait"))
@@ -129,15 +131,18 @@ func conformRows() []conformRow {
 	}, {
 		language: "c", requires: []func(*testing.T){needCC},
 		source: testdataFile("native", "c", "conform.c"), script: testdataFile("native", "c", "conform.c"),
-		loopLine: 17, weighLine: 9, raiseLine: 21, raiseArg: "raise",
+		loopLine: 17, weighLine: 9, raiseLine: 21, raiseArg: "raise", raiseText: "SIGSEGV",
 		output: "conform total 18", exitCode: 3, processes: 2,
 		attach: func(t *testing.T) map[string]any {
 			return attachByPID(t, exec.Command(buildC(t, testdataFile("native", "c", "conform.c")(t)), "wait"))
 		},
 	}, {
+		// An uncaught throw ends in std::terminate's abort: lldb-dap stops
+		// on the SIGABRT, shown at the throw's line; what() is only in the
+		// output terminate prints.
 		language: "cpp", requires: []func(*testing.T){needCXX},
 		source: testdataFile("native", "cpp", "conform.cpp"), script: testdataFile("native", "cpp", "conform.cpp"),
-		loopLine: 20, weighLine: 12, raiseLine: 23, raiseArg: "raise",
+		loopLine: 20, weighLine: 12, raiseLine: 23, raiseArg: "raise", raiseText: "SIGABRT",
 		output: "conform total 18", exitCode: 3, processes: 2,
 		attach: func(t *testing.T) map[string]any {
 			bin := filepath.Join(t.TempDir(), "conform")
@@ -151,7 +156,7 @@ func conformRows() []conformRow {
 		// already: a panic for "panic", a wait for "wait", exit code 0.
 		language: "rust", requires: []func(*testing.T){needCargo},
 		source: testdataFile("native", "rust", "src", "main.rs"), script: testdataFile("native", "rust"),
-		loopLine: 18, weighLine: 7, raiseLine: 21, raiseArg: "panic",
+		loopLine: 18, weighLine: 7, raiseLine: 21, raiseArg: "panic", raiseText: "panic",
 		// weigh's tail expression has no line of its own in rustc's line
 		// table: the step lands on the closing brace.
 		stepOverLine: 9,
@@ -167,7 +172,7 @@ func conformRows() []conformRow {
 	}, {
 		language: "javascript", requires: []func(*testing.T){needNode},
 		source: testdataFile("node", "conform.js"), script: testdataFile("node", "conform.js"),
-		loopLine: 12, weighLine: 5, raiseLine: 15, raiseArg: "raise",
+		loopLine: 12, weighLine: 5, raiseLine: 15, raiseArg: "raise", raiseText: "bad mode raise",
 		output: "conform total 18", exitCode: 3, processes: 1,
 		attach: func(t *testing.T) map[string]any { return attachToInspector(t, testdataFile("node", "conform.js")(t)) },
 	}, {
@@ -175,13 +180,13 @@ func conformRows() []conformRow {
 		// breakpoints and stops are in the .ts source.
 		language: "typescript", requires: []func(*testing.T){needNode},
 		source: testdataFile("node", "ts", "src", "conform.ts"), script: ts,
-		loopLine: 11, weighLine: 4, raiseLine: 14, raiseArg: "raise",
+		loopLine: 11, weighLine: 4, raiseLine: 14, raiseArg: "raise", raiseText: "bad mode raise",
 		output: "conform total 18", exitCode: 3, processes: 1,
 		attach: func(t *testing.T) map[string]any { return attachToInspector(t, ts(t)) },
 	}, {
 		language: "ruby", requires: []func(*testing.T){needRuby},
 		source: testdataFile("ruby", "conform.rb"), script: testdataFile("ruby", "conform.rb"),
-		loopLine: 12, weighLine: 5, raiseLine: 14, raiseArg: "raise",
+		loopLine: 12, weighLine: 5, raiseLine: 14, raiseArg: "raise", raiseText: "bad mode raise",
 		// rdbg's step out (its fin) stops on weigh's return, at its end.
 		stepOutReturnLine: 7,
 		// rdbg has no filter for uncaught exceptions: "all" stops at the
@@ -196,7 +201,7 @@ func conformRows() []conformRow {
 	}, {
 		language: "java", requires: []func(*testing.T){needJava},
 		source: testdataFile("java", "Conform.java"), script: testdataFile("java", "Conform.java"),
-		loopLine: 14, weighLine: 6, raiseLine: 17, raiseArg: "raise",
+		loopLine: 14, weighLine: 6, raiseLine: 17, raiseArg: "raise", raiseText: "bad mode raise",
 		output: "conform total 18", exitCode: 3, processes: 1,
 		attach: func(t *testing.T) map[string]any {
 			cmd := exec.Command("java", "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0", testdataFile("java", "Conform.java")(t), "wait")

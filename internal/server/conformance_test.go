@@ -141,6 +141,10 @@ func (row conformRow) run(t *testing.T, matrix *supportMatrix) {
 		}
 		snap := h.ok("start_debugging", args)
 		wantStop(t, snap, "exception", row.raiseLine)
+		exc := snap.obj("exception")
+		if said := snap.str("description") + exc.str("description") + exc.str("message"); !strings.Contains(said, row.raiseText) {
+			t.Fatalf("the exception stop should say %q: %v", row.raiseText, snap)
+		}
 	})
 	cell(behaviourClose, func(t *testing.T) {
 		h.wantCloseKillsAll(raised, before, row.processes)
