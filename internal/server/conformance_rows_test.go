@@ -48,7 +48,8 @@ var conformBehaviours = []string{
 // and what the program does there. Every program has the same shape:
 // weigh(item, factor) { scaled = item * factor; return scaled } called in
 // a loop over i = 0..3 with factor 3 from main; raiseArg takes the
-// exception path, "wait" loops on weigh for an attach.
+// exception path, "wait" (but in Ruby's, which rdbg --open holds at its
+// first line) loops on weigh for an attach.
 type conformRow struct {
 	language string
 	// requires are the tools the row needs beyond its adapter.
