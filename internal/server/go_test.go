@@ -282,15 +282,6 @@ func TestGoAttachToHeadlessDelve(t *testing.T) {
 	}
 }
 
-func TestGoCloseLeavesNoProcess(t *testing.T) {
-	h := newHarness(t)
-	id := h.sessionFor("go")
-	before := proc.Descendants(os.Getpid())
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": goProgram(t, "loop", "main.go"), "line": 15})
-	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": goProgram(t, "loop")})
-	h.wantCloseKillsAll(id, before, 2)
-}
-
 func TestGoDryRun(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("go")

@@ -427,16 +427,6 @@ func TestNativePause(t *testing.T) {
 	}
 }
 
-func TestNativeCloseLeavesNoProcess(t *testing.T) {
-	h := newHarness(t)
-	id := h.sessionFor("c")
-	before := proc.Descendants(os.Getpid())
-	src := nativeProgram(t, "c", "loop.c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 40})
-	h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
-	h.wantCloseKillsAll(id, before, 2)
-}
-
 func TestNativeDryRun(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("rust")

@@ -119,16 +119,6 @@ func TestRubyUncaughtException(t *testing.T) {
 	}
 }
 
-func TestRubyCloseLeavesNoProcess(t *testing.T) {
-	h := newHarness(t)
-	id := h.sessionFor("ruby")
-	before := proc.Descendants(os.Getpid())
-	src := rubyProgram(t, "loop.rb")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 12})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}), "breakpoint", 12)
-	h.wantCloseKillsAll(id, before, 1)
-}
-
 // rdbgOpen starts src under `rdbg --open` on a port the kernel picks and
 // returns the port once the program can be attached to: held at its first
 // line ("wait for debugger connection" on stderr), or, with --nonstop,
@@ -183,21 +173,6 @@ func rdbgOpen(t *testing.T, src string, nonstop bool) string {
 		}
 	}()
 	return port
-}
-
-func TestRubyAttach(t *testing.T) {
-	h := newHarness(t)
-	id := h.sessionFor("ruby")
-	src := rubyProgram(t, "loop.rb")
-	// Attach once rdbg holds the program at its first line.
-	port := rdbgOpen(t, src, false)
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
-	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true})
-	if att.str("state") != "paused" {
-		t.Fatalf("attach: %v", att)
-	}
-	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id}), "breakpoint", 13)
-	h.ok("close_debug_session", map[string]any{"sessionId": id})
 }
 
 // rdbg 1.6 leaves a running program running on attach (1.4 paused it):

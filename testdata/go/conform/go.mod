@@ -1,0 +1,3 @@
+module example.com/conform
+
+go 1.22
