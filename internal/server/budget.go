@@ -106,7 +106,11 @@ func (res *runResult) fit(maxBytes int) {
 			}
 			return "values shortened to 40 bytes"
 		},
-		func() string { return trimOutput(snap, 0, 0) },
+		func() string {
+			// This cut supersedes the earlier one's note.
+			note.LeftOut = slices.DeleteFunc(note.LeftOut, func(s string) bool { return strings.Contains(s, "get_output") })
+			return trimOutput(snap, 0, 0)
+		},
 	}
 	for _, stage := range stages {
 		if what := stage(); what != "" {

@@ -548,7 +548,11 @@ func (s *Session) fillOutput(snap *Snapshot) {
 		entries = entries[len(entries)-snapshotOutput:]
 	}
 	if page.Dropped > 0 {
-		snap.OutputNote = strings.TrimSpace(snap.OutputNote + fmt.Sprintf(" %d output entries were dropped from the buffer.", page.Dropped))
+		dropped := fmt.Sprintf("%d output entries were dropped from the buffer", page.Dropped)
+		if snap.OutputNote != "" {
+			dropped = snap.OutputNote + "; " + dropped
+		}
+		snap.OutputNote = dropped
 	}
 	snap.Output = entries
 	s.mu.Lock()
