@@ -469,7 +469,8 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 			if c, err := ReadContext(l.File, l.Line, snapshotContextSide); err == nil {
 				lines := withoutBlankLines(c.Surrounding)
 				if unseen := s.showedSource(l.File, lines, true); !again {
-					lines = unseen
+					// lineContent says the current line.
+					lines = slices.DeleteFunc(unseen, func(l SourceLine) bool { return l.Current })
 				}
 				c.Surrounding = lines
 				snap.Context = &c
