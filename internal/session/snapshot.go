@@ -519,13 +519,15 @@ func (s *Session) showedLocals(key string, locals []Variable) (shown []Variable,
 		return locals, nil
 	}
 	now := make(map[string]Variable, len(locals))
+	// Two answers may be built for one stop at once (a continue that
+	// waits and a pause): the maps are read and filled under the lock.
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	before := s.shownLocals[key]
 	if s.shownLocals == nil {
 		s.shownLocals = map[string]map[string]Variable{}
 	}
 	s.shownLocals[key] = now
-	s.mu.Unlock()
 	for _, v := range locals {
 		now[v.Name] = v
 		if was, ok := before[v.Name]; ok && !v.Truncated && !isReturnValue(v.Name) && was.Value == v.Value && was.VariablesReference == v.VariablesReference {

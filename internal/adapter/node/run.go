@@ -207,9 +207,10 @@ func mainReason(p cdp.Paused) (string, json.RawMessage) {
 	return best, data
 }
 
-// maxPauseRetries bounds the attempts to move a requested pause out of
-// Node's internals; after them the pause is shown where it is.
-const maxPauseRetries = 5
+// maxPauseRetries bounds the steps out of Node's internals called from the
+// user's code (one frame each: console.log loading a builtin module is a
+// dozen deep); after them the pause is shown where it is.
+const maxPauseRetries = 40
 
 // maxInternalSteps bounds the steps taken to move a requested pause from
 // Node's own code to the user's; after them the program runs on until the
