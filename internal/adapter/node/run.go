@@ -118,40 +118,46 @@ func (s *server) paused(p cdp.Paused) {
 		s.reportStop(p, "breakpoint", "", "", hitIDs)
 	case anyHit && !pauseRequested:
 		s.resumeQuietly()
-	case pauseRequested && internalTop && s.opts.justMyCode && s.hasUserFrame(p) && s.pauseRetries < maxPauseRetries:
-		// Paused inside Node's own code called from the user's: finish
-		// the internals (stepping skips blackboxed scripts). A step that
-		// runs off into the event loop leaves the pause asked for, and
-		// requestPause asks again. (Asking at once here paused again in
-		// the same internals, under load, until the retries ran out.)
-		s.pauseRetries++
-		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
-		defer cancel()
-		if err := s.cdp.Call(ctx, "Debugger.stepOut", nil, nil); err != nil {
-			s.reportStop(p, "pause", "Paused", "", nil)
-		}
-	case pauseRequested && internalTop && s.opts.justMyCode && !s.hasUserFrame(p) && s.pauseRetries >= maxInternalSteps:
-		// Still in Node's own code (a module loading, while node starts):
-		// let it run; requestPause asks again a moment later.
-		s.pauseRetries = 0
-		s.resumeQuietly()
-	case pauseRequested && internalTop && s.opts.justMyCode && !s.hasUserFrame(p):
-		// Paused in Node's own code with no frame of the user's below it
-		// (the event loop running timers, the module loader): a stop
-		// there shows no stack at all under justMyCode. Step on, a
-		// statement at a time, until a call into the user's code (a
-		// timer's callback): stepping into a blackboxed function goes on
-		// to the user's code it calls.
-		s.pauseRetries++
-		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
-		defer cancel()
-		if err := s.cdp.Call(ctx, "Debugger.stepInto", nil, nil); err != nil {
-			s.reportStop(p, "pause", "Paused", "", nil)
-		}
+	case pauseRequested && internalTop && s.opts.justMyCode:
+		s.leaveInternals(p)
 	case pauseRequested:
 		s.reportStop(p, "pause", "Paused", "", nil)
 	default:
 		s.reportStop(p, "breakpoint", "Paused on a debugger statement", "", nil)
+	}
+}
+
+// leaveInternals moves a requested pause that landed in Node's own code,
+// where a stop shows no stack under justMyCode, to the user's code. Called
+// from the user's (console.log loading a builtin): step out, a frame at a
+// time. With no user frame below (the event loop running timers, the
+// module loader): step on until a call into the user's code (a timer's
+// callback), since stepping into a blackboxed function goes on to the
+// user's code it calls. Past the steps' bound the program runs on and
+// requestPause asks again, except on its last attempt, which shows the
+// pause where it is.
+func (s *server) leaveInternals(p cdp.Paused) {
+	step, limit := "Debugger.stepInto", maxInternalSteps
+	if s.hasUserFrame(p) {
+		step, limit = "Debugger.stepOut", maxPauseRetries
+	}
+	s.mu.Lock()
+	last := s.lastPauseAttempt
+	s.leaving = s.pauseRetries < limit
+	s.mu.Unlock()
+	switch {
+	case s.pauseRetries < limit:
+		s.pauseRetries++
+		ctx, cancel := context.WithTimeout(context.Background(), cdp.DefaultTimeout)
+		defer cancel()
+		if err := s.cdp.Call(ctx, step, nil, nil); err != nil {
+			s.reportStop(p, "pause", "Paused", "", nil)
+		}
+	case last:
+		s.reportStop(p, "pause", "Paused", "", nil)
+	default:
+		s.pauseRetries = 0
+		s.resumeQuietly()
 	}
 }
 
@@ -295,7 +301,7 @@ func (s *server) reportStop(p cdp.Paused, reason, desc, text string, hitIDs []in
 	var remove []string
 	st.returnValue, st.returnOf, remove = s.endReturnCaptureLocked()
 	s.pause = st
-	s.stepping, s.pauseRequested, s.pauseRetries = false, false, 0
+	s.stepping, s.pauseRequested, s.pauseRetries, s.leaving = false, false, 0, false
 	s.mu.Unlock()
 	for _, id := range remove {
 		_, _ = s.cdp.Send("Debugger.removeBreakpoint", map[string]any{"breakpointId": id})
@@ -413,13 +419,31 @@ func (s *server) requestPause() error {
 	// The inspector acknowledges a pause that, now and then, never comes
 	// (a tight loop entered through blackboxed code, measured on Node
 	// 20): ask again until the program stops, for a bounded time.
-	for range pauseAttempts {
+	defer func() {
 		s.mu.Lock()
-		wanted := s.pauseRequested
+		s.lastPauseAttempt = false
+		s.mu.Unlock()
+	}()
+	for attempt := range pauseAttempts {
+		s.mu.Lock()
+		wanted, leaving := s.pauseRequested, s.leaving
+		s.lastPauseAttempt = attempt == pauseAttempts-1
 		s.mu.Unlock()
 		if !wanted {
 			// Stopped (a stop clears the request), or resumed since.
 			return nil
+		}
+		if leaving {
+			// leaveInternals is stepping to the user's code: a pause
+			// now would land in the internals again.
+			select {
+			case <-s.stopped:
+				return nil
+			case <-s.eventsDone:
+				return nil
+			case <-time.After(pauseRetryEvery):
+			}
+			continue
 		}
 		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {

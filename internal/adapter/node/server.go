@@ -83,8 +83,11 @@ type server struct {
 	stepping       bool
 	pauseRequested bool
 	pauseRetries   int // used by the event goroutine only
-	defaultContext int
-	excState       string
+	// leaving: leaveInternals is stepping a requested pause out of
+	// Node's code; lastPauseAttempt: requestPause sent its last pause.
+	leaving, lastPauseAttempt bool
+	defaultContext            int
+	excState                  string
 }
 
 // runOptions are the launch or attach options that shape debugging.
