@@ -433,25 +433,17 @@ func (s *server) requestPause() error {
 			// Stopped (a stop clears the request), or resumed since.
 			return nil
 		}
-		if leaving {
-			// leaveInternals is stepping to the user's code: a pause
-			// now would land in the internals again.
-			select {
-			case <-s.stopped:
-				return nil
-			case <-s.eventsDone:
-				return nil
-			case <-time.After(pauseRetryEvery):
+		// While leaveInternals steps to the user's code, a pause would
+		// land in the internals again: only wait.
+		if !leaving {
+			if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
+				if errors.Is(err, context.DeadlineExceeded) {
+					// The program runs on without servicing the inspector
+					// (launchFlags: Node 22 in a top-level loop).
+					return fmt.Errorf("node did not answer the pause within %s: the program keeps running where the inspector cannot interrupt it (Node 22 in a loop of a script's top-level code, unless node runs with --no-use-osr, as launched sessions do): %w", cdp.DefaultTimeout, err)
+				}
+				return fmt.Errorf("pause: %w", err)
 			}
-			continue
-		}
-		if err := s.cdp.Call(ctx, "Debugger.pause", nil, nil); err != nil {
-			if errors.Is(err, context.DeadlineExceeded) {
-				// The program runs on without servicing the inspector
-				// (launchFlags: Node 22 in a top-level loop).
-				return fmt.Errorf("node did not answer the pause within %s: the program keeps running where the inspector cannot interrupt it (Node 22 in a loop of a script's top-level code, unless node runs with --no-use-osr, as launched sessions do): %w", cdp.DefaultTimeout, err)
-			}
-			return fmt.Errorf("pause: %w", err)
 		}
 		select {
 		case <-s.stopped:
