@@ -11,7 +11,7 @@ import (
 // package, when it asked for that one (Connection.Events). It runs on a goroutine of its own, so
 // that a handler talking to the adapter never holds up the event loop,
 // and its context ends with the run.
-func (r *run) passEvent(ev dapc.Event) {
+func (r *connection) passEvent(ev dapc.Event) {
 	if r.conn.Event == nil || !slices.Contains(r.conn.Events, ev.Name) {
 		return
 	}

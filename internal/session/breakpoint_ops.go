@@ -44,7 +44,7 @@ type LineBreakpointResult struct {
 }
 
 // liveRun returns the run if breakpoints should be sent to the adapter now.
-func (s *Session) liveRunLocked() *run {
+func (s *Session) liveRunLocked() *connection {
 	if s.r == nil || s.r.ended() {
 		return nil
 	}
@@ -164,7 +164,7 @@ func movedWarning(bp Breakpoint, placed int) string {
 
 // sendFile sends a file's whole breakpoint set and records the answer.
 // s.bpMu is held (so sets are sent in order); s.mu is not.
-func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
+func (s *Session) sendFile(ctx context.Context, r *connection, file string) error {
 	s.mu.Lock()
 	bps := append([]*Breakpoint(nil), s.bps.files[file]...)
 	args := setBreakpointsArgs(file, bps, r.logpointTraces(), r.emulatesLogpoints())
@@ -191,7 +191,7 @@ func (s *Session) sendFile(ctx context.Context, r *run, file string) error {
 // countLocations records how many places each verified breakpoint of bps
 // resolved to, where the adapter tells (Quirks.BreakpointLocations).
 // s.bpMu is held; s.mu is not.
-func (s *Session) countLocations(ctx context.Context, r *run, bps []*Breakpoint) {
+func (s *Session) countLocations(ctx context.Context, r *connection, bps []*Breakpoint) {
 	count := r.conn.Quirks.BreakpointLocations
 	if count == nil {
 		return
@@ -214,7 +214,7 @@ func (s *Session) countLocations(ctx context.Context, r *run, bps []*Breakpoint)
 }
 
 // sendFunctions sends the whole function breakpoint set.
-func (s *Session) sendFunctions(ctx context.Context, r *run) error {
+func (s *Session) sendFunctions(ctx context.Context, r *connection) error {
 	if !r.caps.SupportsFunctionBreakpoints || !r.conn.Quirks.Supports("setFunctionBreakpoints") {
 		return errorf("set a line breakpoint on the function's first line instead", "function breakpoints are not supported by %s", r.adapterName())
 	}

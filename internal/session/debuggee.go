@@ -18,7 +18,7 @@ import (
 
 // watchDebuggee starts watching the program's process, once per run; pids
 // after the first (a program's own children) are not the debuggee.
-func (r *run) watchDebuggee(pid int) {
+func (r *connection) watchDebuggee(pid int) {
 	if pid <= 0 {
 		return
 	}
@@ -43,7 +43,7 @@ func (r *run) watchDebuggee(pid int) {
 }
 
 // watchProcessEvent watches the process a DAP process event names.
-func (r *run) watchProcessEvent(body json.RawMessage) {
+func (r *connection) watchProcessEvent(body json.RawMessage) {
 	var b struct {
 		SystemProcessID int `json:"systemProcessId"`
 	}
@@ -54,21 +54,21 @@ func (r *run) watchProcessEvent(body json.RawMessage) {
 
 // watchLaunchedDebuggee watches the program the adapter launched or
 // attached to, if the adapter knows it but sent no process event for it.
-func (r *run) watchLaunchedDebuggee() {
+func (r *connection) watchLaunchedDebuggee() {
 	if r.conn.DebuggeePid != nil {
 		r.watchDebuggee(r.conn.DebuggeePid())
 	}
 }
 
 // debuggeeWatcher is the run's watcher, nil when the pid is unknown.
-func (r *run) debuggeeWatcher() *proc.Watcher {
+func (r *connection) debuggeeWatcher() *proc.Watcher {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.debuggee
 }
 
 // stopWatchingDebuggee ends the watch; part of the run's cleanup.
-func (r *run) stopWatchingDebuggee() {
+func (r *connection) stopWatchingDebuggee() {
 	r.mu.Lock()
 	w := r.debuggee
 	r.cleanedUp = true
@@ -81,7 +81,7 @@ func (r *run) stopWatchingDebuggee() {
 // debuggeeEnding is how the debuggee ended if it has, asked now rather than
 // left to the watcher's goroutine, so that an answer given right after the
 // end already knows it.
-func (r *run) debuggeeEnding() (proc.Ending, bool) {
+func (r *connection) debuggeeEnding() (proc.Ending, bool) {
 	w := r.debuggeeWatcher()
 	if w == nil {
 		return proc.Ending{}, false
@@ -97,7 +97,7 @@ const endingGrace = 500 * time.Millisecond
 
 // debuggeeEndingSoon is debuggeeEnding, waiting up to endingGrace for an
 // end that is under way.
-func (r *run) debuggeeEndingSoon() (proc.Ending, bool) {
+func (r *connection) debuggeeEndingSoon() (proc.Ending, bool) {
 	w := r.debuggeeWatcher()
 	if w == nil {
 		return proc.Ending{}, false
@@ -132,7 +132,7 @@ const adapterEndGrace = 2 * time.Second
 // debuggeeEnded records how the program ended and, if the session still
 // thinks it paused or running, ends the session's run: the adapter may
 // never notice (a program killed while paused under Delve).
-func (s *Session) debuggeeEnded(r *run, e proc.Ending) {
+func (s *Session) debuggeeEnded(r *connection, e proc.Ending) {
 	s.mu.Lock()
 	// An end we caused (close, detach, restart) is reported by whoever
 	// caused it.
@@ -191,7 +191,7 @@ func (s *Session) endCauseLocked() string {
 // exitedEventCode records an adapter's exited event: its code, unless the
 // watcher saw how the program ended. The watcher is asked first, since the
 // adapter reports the end only after the process is gone.
-func (s *Session) exitedEventCode(r *run, code int) {
+func (s *Session) exitedEventCode(r *connection, code int) {
 	e, ended := r.debuggeeEnding()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -17,7 +17,7 @@ import (
 // goroutine, owned by the run, and ends when the connection does (the
 // client closes Events then). It may issue requests, since responses are
 // read by the client's reader goroutine, not here.
-func (s *Session) eventLoop(r *run) {
+func (s *Session) eventLoop(r *connection) {
 	defer close(r.done)
 	for ev := range r.client.Events() {
 		s.handleEvent(r, ev)
@@ -25,7 +25,7 @@ func (s *Session) eventLoop(r *run) {
 	s.connectionEnded(r)
 }
 
-func (s *Session) handleEvent(r *run, ev dapc.Event) {
+func (s *Session) handleEvent(r *connection, ev dapc.Event) {
 	switch ev.Name {
 	case "initialized":
 		r.initOnce.Do(func() { close(r.initialized) })
@@ -103,7 +103,7 @@ func (s *Session) handleEvent(r *run, ev dapc.Event) {
 
 // stopped records a stop and starts fetching what its snapshot will show,
 // so that the agent's next call finds it ready.
-func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
+func (s *Session) stopped(r *connection, b dap.StoppedEventBody, at time.Time) {
 	reason, description := b.Reason, b.Description
 	if fix := r.conn.Quirks.StopReason; fix != nil {
 		reason, description = fix(b.Reason, b.Description)
@@ -210,7 +210,7 @@ func (s *Session) stopped(r *run, b dap.StoppedEventBody, at time.Time) {
 }
 
 // firstThread is the first thread the adapter lists, 0 if none.
-func firstThread(r *run) int {
+func firstThread(r *connection) int {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	threads, err := r.threads(ctx)
@@ -223,7 +223,7 @@ func firstThread(r *run) int {
 // connectionEnded handles the end of the adapter connection: an orderly
 // end if the program had terminated (or the adapter ends that way), a
 // crash otherwise.
-func (s *Session) connectionEnded(r *run) {
+func (s *Session) connectionEnded(r *connection) {
 	// An adapter without exited events may know the code from its own
 	// process; ask before taking the lock, since it may wait a little for
 	// the process to finish exiting.

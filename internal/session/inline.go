@@ -21,7 +21,7 @@ const (
 // as a bare element count (Quirks.ElementCount: lldb-dap's "size=2" for a
 // std::vector or a Rust Vec) into the count followed by the first elements,
 // "size=2 [1, 2]", for at most inlineContainers of them.
-func inlineAll(ctx context.Context, r *run, vars []dap.Variable) {
+func inlineAll(ctx context.Context, r *connection, vars []dap.Variable) {
 	done := 0
 	for i := range vars {
 		if done == inlineContainers {
@@ -38,7 +38,7 @@ func inlineAll(ctx context.Context, r *run, vars []dap.Variable) {
 // inlineValue is value with its first elements appended, when the adapter
 // showed only the count of a container that has children; ok is false,
 // and value unchanged, otherwise.
-func inlineValue(ctx context.Context, r *run, value string, ref int) (string, bool) {
+func inlineValue(ctx context.Context, r *connection, value string, ref int) (string, bool) {
 	count := r.conn.Quirks.ElementCount
 	if count == nil || ref == 0 {
 		return value, false

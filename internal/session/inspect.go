@@ -36,7 +36,7 @@ func frameFromDAP(f dap.StackFrame) Frame {
 	return fr
 }
 
-func (r *run) threads(ctx context.Context) ([]dap.Thread, error) {
+func (r *connection) threads(ctx context.Context) ([]dap.Thread, error) {
 	var body dap.ThreadsResponseBody
 	if err := r.call(ctx, "threads", nil, &body); err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func adapterError(action string, err error, hint string) error {
 
 // pausedStop returns the run and the current stop, waiting for its
 // prefetch to finish.
-func (s *Session) pausedStop(ctx context.Context, action string) (*run, *Stop, error) {
+func (s *Session) pausedStop(ctx context.Context, action string) (*connection, *Stop, error) {
 	s.mu.Lock()
 	r, st, err := s.requirePausedLocked(action)
 	s.mu.Unlock()
@@ -211,7 +211,7 @@ func selectNames(vars []dap.Variable, names []string) []dap.Variable {
 	return out
 }
 
-func expand(ctx context.Context, r *run, vars []dap.Variable, depth int, budget *int) []Variable {
+func expand(ctx context.Context, r *connection, vars []dap.Variable, depth int, budget *int) []Variable {
 	out := make([]Variable, 0, len(vars))
 	for _, v := range vars {
 		sv := fromDAP(v, MaxValueLen)
@@ -352,7 +352,7 @@ func (s *Session) Evaluate(ctx context.Context, expression string, frameID *int,
 // adapter stop the evaluation at limit (Quirks.LimitEvaluation). Without
 // the bound the expression is still worth evaluating; should it run away,
 // the answer says it could not be stopped.
-func (r *run) boundEvaluation(ctx context.Context, args map[string]any, frameID int, limit time.Duration) {
+func (r *connection) boundEvaluation(ctx context.Context, args map[string]any, frameID int, limit time.Duration) {
 	hook := r.conn.Quirks.LimitEvaluation
 	if hook == nil {
 		return
@@ -377,7 +377,7 @@ func evaluationLimit(ctx context.Context) time.Duration {
 // evaluateError says why an evaluation gave no value and, when it ran out
 // of time, in what state that left the program: an adapter that stopped
 // the evaluation answered, and the thread is paused again.
-func (r *run) evaluateError(ctx context.Context, expression string, err error, took, limit time.Duration, st *Stop) error {
+func (r *connection) evaluateError(ctx context.Context, expression string, err error, took, limit time.Duration, st *Stop) error {
 	action := fmt.Sprintf("evaluate %q", Brief(expression))
 	// An adapter that bounds the evaluation itself (the JVM's, with its own
 	// timer started a little before ours) may answer just short of limit.
@@ -411,7 +411,7 @@ const stillPausedTimeout = 2 * time.Second
 
 // stillPaused reports whether the stop's thread answers for its stack, as a
 // paused thread does; one still running an evaluation does not.
-func (r *run) stillPaused(ctx context.Context, st *Stop) bool {
+func (r *connection) stillPaused(ctx context.Context, st *Stop) bool {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stillPausedTimeout)
 	defer cancel()
 	var body dap.StackTraceResponseBody
@@ -434,7 +434,7 @@ const ownEvaluationLimit = 5 * time.Second
 // (watches, tracepoints, break_on_change), in the context that gives a
 // plain value for this adapter ("watch" unless its quirks name another),
 // bounded by ownEvaluationLimit where the adapter can stop an evaluation.
-func (r *run) evaluateIn(ctx context.Context, frameID int, expression string) evaluation {
+func (r *connection) evaluateIn(ctx context.Context, frameID int, expression string) evaluation {
 	exprContext := r.conn.Quirks.EvaluateContext
 	if exprContext == "" {
 		exprContext = "watch"
@@ -453,7 +453,7 @@ func (r *run) evaluateIn(ctx context.Context, frameID int, expression string) ev
 }
 
 // evaluateAll evaluates expressions in a frame, all at once.
-func (r *run) evaluateAll(ctx context.Context, frameID int, exprs []string) []evaluation {
+func (r *connection) evaluateAll(ctx context.Context, frameID int, exprs []string) []evaluation {
 	out := make([]evaluation, len(exprs))
 	var wg sync.WaitGroup
 	for i, e := range exprs {

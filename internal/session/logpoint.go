@@ -18,7 +18,7 @@ import (
 
 // emulatesLogpoints reports whether this run's adapter leaves logpoints to
 // the session.
-func (r *run) emulatesLogpoints() bool {
+func (r *connection) emulatesLogpoints() bool {
 	return !r.caps.SupportsLogPoints
 }
 
@@ -36,7 +36,7 @@ func (bp *Breakpoint) answeredBySession(emulatedLogpoints bool) bool {
 // writeLogpoint writes an emulated logpoint's line to the output, its
 // expressions evaluated in frame; with no frame (frameErr), the message as
 // it is, said to be uninterpolated.
-func (s *Session) writeLogpoint(ctx context.Context, r *run, frame *dap.StackFrame, message string, frameErr error) {
+func (s *Session) writeLogpoint(ctx context.Context, r *connection, frame *dap.StackFrame, message string, frameErr error) {
 	line := message + " <not interpolated: no stack frame: " + fmt.Sprint(frameErr) + ">"
 	if frame != nil {
 		line = logLine(ctx, r, frame.Id, message)
@@ -48,7 +48,7 @@ func (s *Session) writeLogpoint(ctx context.Context, r *run, frame *dap.StackFra
 // replaced by its value in frameID, or by <error: …> when it does not
 // evaluate. Braces nest, so an expression may hold a block or a hash; an
 // unclosed one is kept as text.
-func logLine(ctx context.Context, r *run, frameID int, message string) string {
+func logLine(ctx context.Context, r *connection, frameID int, message string) string {
 	parts := splitInterpolation(message)
 	var exprs []string
 	for _, p := range parts {

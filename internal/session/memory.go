@@ -31,8 +31,8 @@ type DataBreakpoint struct {
 var dataBreakpoints = struct {
 	sync.Mutex
 	nextID int
-	byRun  map[*run][]*DataBreakpoint
-}{byRun: map[*run][]*DataBreakpoint{}}
+	byRun  map[*connection][]*DataBreakpoint
+}{byRun: map[*connection][]*DataBreakpoint{}}
 
 // noWatchpointsHint is what to do when data breakpoints are off.
 func noWatchpointsHint(expression string) string {
@@ -141,7 +141,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, expression string, fram
 
 // removeDataBreakpoint drops one of the run's data breakpoints and sends
 // the rest, on a context of its own: a cancelled call still cleans up.
-func (s *Session) removeDataBreakpoint(ctx context.Context, r *run, id int) {
+func (s *Session) removeDataBreakpoint(ctx context.Context, r *connection, id int) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
 	dataBreakpoints.Lock()
@@ -162,7 +162,7 @@ func (s *Session) removeDataBreakpoint(ctx context.Context, r *run, id int) {
 
 // scopeHolding returns the variablesReference of the frame's scope that has
 // a variable called name (0 when none does, or on any error).
-func (s *Session) scopeHolding(ctx context.Context, r *run, st *Stop, frame int, name string) int {
+func (s *Session) scopeHolding(ctx context.Context, r *connection, st *Stop, frame int, name string) int {
 	if frame == 0 {
 		return 0
 	}

@@ -10,7 +10,7 @@ import (
 
 // markHitsLocked records that these breakpoints (our ids) stopped or traced
 // in run r. s.mu is held.
-func (r *run) markHitsLocked(ids ...int) {
+func (r *connection) markHitsLocked(ids ...int) {
 	if r.hits == nil {
 		r.hits = map[int]bool{}
 	}
@@ -22,7 +22,7 @@ func (r *run) markHitsLocked(ids ...int) {
 // markHitAtStop records, for an adapter that does not say which breakpoint a
 // breakpoint stop is for (rdbg: docs/adapter-quirks.md, rdbg-13), the line
 // breakpoints where it stopped. The stop's frames are fetched.
-func (s *Session) markHitAtStop(r *run, st *Stop) {
+func (s *Session) markHitAtStop(r *connection, st *Stop) {
 	if st.Reason != "breakpoint" || len(st.HitBreakpointIDs) > 0 {
 		return
 	}
@@ -43,7 +43,7 @@ func (s *Session) markHitAtStop(r *run, st *Stop) {
 // trace during run r: "app.py:12, app.py:30, function weigh". Logpoints are
 // left out, since the adapter prints them without telling the session, and
 // so are the server's own (run_to's, debug_test's). s.mu is held.
-func (s *Session) neverHitLocked(r *run) string {
+func (s *Session) neverHitLocked(r *connection) string {
 	var lines []*Breakpoint
 	for _, bp := range s.bps.lines() {
 		plainLogpoint := bp.LogMessage != "" && len(bp.Collect) == 0
@@ -70,7 +70,7 @@ func (s *Session) neverHitLocked(r *run) string {
 // breakpoints that never bound during it (not verified, never hit) and
 // says so in the output, so that an agent reading either after the fact
 // learns the name was wrong rather than the code not reached. s.mu is held.
-func (s *Session) noteNeverBoundLocked(r *run) {
+func (s *Session) noteNeverBoundLocked(r *connection) {
 	for _, fb := range s.bps.functions {
 		if fb.internal || fb.Verified || r.hits[fb.ID] {
 			continue

@@ -124,7 +124,7 @@ type frameRef struct {
 
 // frameIn returns the frame's id in a later stop, or false once the frame
 // has returned.
-func (f frameRef) frameIn(ctx context.Context, r *run, st *Stop) (int, bool) {
+func (f frameRef) frameIn(ctx context.Context, r *connection, st *Stop) (int, bool) {
 	i := st.depth - 1 - f.fromBottom
 	if i < 0 {
 		return 0, false
@@ -139,7 +139,7 @@ func (f frameRef) frameIn(ctx context.Context, r *run, st *Stop) (int, bool) {
 	return stack.StackFrames[0].Id, true
 }
 
-func evalRaw(ctx context.Context, r *run, frameID int, expression string) (string, error) {
+func evalRaw(ctx context.Context, r *connection, frameID int, expression string) (string, error) {
 	e := r.evaluateIn(ctx, frameID, expression)
 	return e.body.Result, e.err
 }
@@ -149,7 +149,7 @@ func evalRaw(ctx context.Context, r *run, frameID int, expression string) (strin
 // stops too, and is passed over); an error says why the adapter cannot
 // watch this expression (it is not a variable in memory), and stepping
 // takes over.
-func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
+func (s *Session) changeByDataBreakpoint(ctx context.Context, r *connection, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
 	frameID := st.frames[st.depth-1-target.fromBottom].Id
 	dbp, _, err := s.SetDataBreakpoint(ctx, req.Expression, &frameID, "write")
 	if err != nil {
@@ -223,7 +223,7 @@ func (s *Session) changeByDataBreakpoint(ctx context.Context, r *run, st *Stop, 
 // all of it, and a fmt.Printf alone takes hundreds of steps
 // (docs/adapter-quirks.md, delve-17). A change made in there is still found,
 // at the calling line.
-func (s *Session) changeBySteps(ctx context.Context, r *run, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
+func (s *Session) changeBySteps(ctx context.Context, r *connection, st *Stop, req ChangeRequest, target frameRef, before string) (*ChangeResult, error) {
 	res := &ChangeResult{Method: BySteps, From: shown(req.Expression, before)}
 	// The stops between steps are the session's own: only their stacks
 	// are needed, to find the frame again.
@@ -336,7 +336,7 @@ func libraryFrame(frame dap.StackFrame, q adapter.Quirks, root string, o platfor
 	return !o.Within(root, frame.Source.Path)
 }
 
-func (s *Session) setStackOnly(r *run, on bool) {
+func (s *Session) setStackOnly(r *connection, on bool) {
 	s.mu.Lock()
 	r.stackOnly = on
 	s.mu.Unlock()

@@ -31,7 +31,7 @@ func (stubAdapter) Attach(context.Context, adapter.AttachConfig) (*adapter.Conne
 // the process killed with the session.
 func TestRunInTerminalSpawnsAndCapturesOutput(t *testing.T) {
 	s := newSession("s1", stubAdapter{}, Options{})
-	r := &run{s: s, conn: &adapter.Connection{}}
+	r := &connection{s: s, conn: &adapter.Connection{}}
 	args, _ := json.Marshal(map[string]any{
 		"kind": "integrated", "cwd": t.TempDir(),
 		"args": []string{"sh", "-c", `echo "out $GREETING"; echo err >&2; exec sleep 300`},
@@ -71,7 +71,7 @@ func TestRunInTerminalSpawnsAndCapturesOutput(t *testing.T) {
 
 func TestOtherReverseRequestsGoToTheAdapter(t *testing.T) {
 	s := newSession("s1", stubAdapter{}, Options{})
-	r := &run{s: s, conn: &adapter.Connection{}}
+	r := &connection{s: s, conn: &adapter.Connection{}}
 	if _, err := r.reverse(context.Background(), dapc.ReverseRequest{Command: "startDebugging"}); err == nil {
 		t.Error("startDebugging without an adapter handler should be refused")
 	}

@@ -120,7 +120,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, wait WaitOptions) (*S
 
 // anyThread picks a thread to pause: the last one that stopped, else the
 // first the adapter lists, else 1.
-func (s *Session) anyThread(ctx context.Context, r *run) int {
+func (s *Session) anyThread(ctx context.Context, r *connection) int {
 	s.mu.Lock()
 	last := s.last
 	s.mu.Unlock()

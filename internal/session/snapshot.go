@@ -63,7 +63,7 @@ const prefetchTimeout = 10 * time.Second
 // prefetch fetches the stack, the top frame's locals and the exception of a
 // stop while the agent has not yet asked for them. Owned by the stop; it
 // ends within prefetchTimeout.
-func (s *Session) prefetch(r *run, st *Stop) {
+func (s *Session) prefetch(r *connection, st *Stop) {
 	defer close(st.ready)
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
@@ -94,7 +94,7 @@ func (s *Session) prefetch(r *run, st *Stop) {
 
 // fetchFrameData fetches, for the frame a stop shows, its locals and the
 // watches' values, and notes what changed since the last stop there.
-func (s *Session) fetchFrameData(ctx context.Context, r *run, st *Stop) {
+func (s *Session) fetchFrameData(ctx context.Context, r *connection, st *Stop) {
 	if len(st.frames) > 0 {
 		fetchLocals(ctx, r, st)
 	}
@@ -113,7 +113,7 @@ func (s *Session) fetchFrameData(ctx context.Context, r *run, st *Stop) {
 
 // fetchStack fetches the stack of a stop and picks the frame its snapshot
 // shows.
-func (s *Session) fetchStack(ctx context.Context, r *run, st *Stop) {
+func (s *Session) fetchStack(ctx context.Context, r *connection, st *Stop) {
 	var stack dap.StackTraceResponseBody
 	st.framesErr = r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": prefetchFrames}, &stack)
 	if st.framesErr != nil || len(stack.StackFrames) == 0 {
@@ -146,7 +146,7 @@ const maxCountedFrames = 1000
 // frames after the first fetched ones, and fewer than asked for means the
 // bottom was reached (DAP's rule, which the guessing adapters keep). guess
 // is returned, unknown, for a stack deeper than maxCountedFrames.
-func countFrames(ctx context.Context, r *run, threadID, fetched, guess int) (int, bool) {
+func countFrames(ctx context.Context, r *connection, threadID, fetched, guess int) (int, bool) {
 	var stack dap.StackTraceResponseBody
 	levels := maxCountedFrames - fetched
 	err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": fetched, "levels": levels}, &stack)
@@ -157,7 +157,7 @@ func countFrames(ctx context.Context, r *run, threadID, fetched, guess int) (int
 }
 
 // fetchLocals fetches the scopes and locals of the frame a stop shows.
-func fetchLocals(ctx context.Context, r *run, st *Stop) {
+func fetchLocals(ctx context.Context, r *connection, st *Stop) {
 	scopes, err := fetchScopes(ctx, r, st.frames[st.top].Id)
 	if err != nil {
 		st.localsErr = err
@@ -200,7 +200,7 @@ func raisingFrame(frames []dap.StackFrame, q adapter.Quirks) int {
 	return 0
 }
 
-func fetchScopes(ctx context.Context, r *run, frameID int) ([]dap.Scope, error) {
+func fetchScopes(ctx context.Context, r *connection, frameID int) ([]dap.Scope, error) {
 	var body dap.ScopesResponseBody
 	if err := r.call(ctx, "scopes", map[string]any{"frameId": frameID}, &body); err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ func fetchScopes(ctx context.Context, r *run, frameID int) ([]dap.Scope, error) 
 	return body.Scopes, nil
 }
 
-func fetchVariables(ctx context.Context, r *run, ref, start, count int) ([]dap.Variable, error) {
+func fetchVariables(ctx context.Context, r *connection, ref, start, count int) ([]dap.Variable, error) {
 	args := map[string]any{"variablesReference": ref}
 	if start > 0 || count > 0 {
 		// DAP pages only indexed children (Delve ignores start and count

@@ -312,7 +312,7 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	r := &run{s: s, conn: conn, mark: mark, initialized: make(chan struct{}), done: make(chan struct{})}
+	r := &connection{s: s, conn: conn, mark: mark, initialized: make(chan struct{}), done: make(chan struct{})}
 	r.client = dapc.NewClient(conn.Transport, dapc.Options{Logger: s.log, Reverse: r.reverse, AfterRead: conn.AfterRead})
 	s.mu.Lock()
 	s.r = r
@@ -423,7 +423,7 @@ func launchFailure(kind string, err error) error {
 }
 
 // endedError explains a connection that ended during the handshake.
-func (s *Session) endedError(r *run, kind string) error {
+func (s *Session) endedError(r *connection, kind string) error {
 	return &Error{
 		Msg:  fmt.Sprintf("the debug adapter exited during %s: %v", kind, r.client.Err()),
 		Hint: "run `mcp-debugger doctor`; get_output shows what the adapter printed",
@@ -441,7 +441,7 @@ func (s *Session) outputSince(cursor uint64) string {
 
 // configure sends every breakpoint and the exception filters, pipelined,
 // then configurationDone.
-func (s *Session) configure(ctx context.Context, r *run, breakOn string) (int, error) {
+func (s *Session) configure(ctx context.Context, r *connection, breakOn string) (int, error) {
 	type sent struct {
 		p      *dapc.Pending
 		apply  func(answer []dap.Breakpoint)
@@ -572,7 +572,7 @@ func exceptionFilters(mode string, offered []dap.ExceptionBreakpointsFilter) []s
 // reverse answers the adapter's reverse requests: runInTerminal is served
 // here (we spawn the program, in its own process group, and capture its
 // output); anything else goes to the adapter package.
-func (r *run) reverse(ctx context.Context, req dapc.ReverseRequest) (any, error) {
+func (r *connection) reverse(ctx context.Context, req dapc.ReverseRequest) (any, error) {
 	if req.Command != "runInTerminal" {
 		if r.conn.Reverse != nil {
 			return r.conn.Reverse(ctx, req)

@@ -42,7 +42,7 @@ func originOf(st *Stop, kind string) *stepOrigin {
 // one breakpoint, and stepping off the first runs into the next. A
 // breakpoint of one location hit again is a new call of the function (or a
 // loop's next turn), which the agent must see.
-func (s *Session) hitsOriginLineLocked(r *run, st *Stop) *stepOrigin {
+func (s *Session) hitsOriginLineLocked(r *connection, st *Stop) *stepOrigin {
 	o := r.stepFrom
 	if o == nil || st.Reason != "breakpoint" || st.ThreadID != o.threadID || len(st.HitBreakpointIDs) == 0 {
 		return nil
@@ -60,7 +60,7 @@ func (s *Session) hitsOriginLineLocked(r *run, st *Stop) *stepOrigin {
 // began in, still on its line: the agent asked to leave that line, and a
 // stop there tells it nothing. It runs on the event loop; false leaves st
 // to be reported as usual.
-func (s *Session) repeatStep(r *run, st *Stop, o *stepOrigin, kind string) bool {
+func (s *Session) repeatStep(r *connection, st *Stop, o *stepOrigin, kind string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	var stack dap.StackTraceResponseBody

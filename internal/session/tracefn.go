@@ -49,7 +49,7 @@ func (s *Session) TraceFunction(ctx context.Context, function string, maxCalls i
 // debugpy-13) are asked for the top
 // frame's name, with s.mu released meanwhile; the caller checks s.r again.
 // s.mu is held.
-func (s *Session) tracedCallLocked(r *run, st *Stop) *FunctionBreakpoint {
+func (s *Session) tracedCallLocked(r *connection, st *Stop) *FunctionBreakpoint {
 	if st.Reason != "breakpoint" && st.Reason != "function breakpoint" {
 		return nil
 	}
@@ -89,7 +89,7 @@ func (s *Session) tracedCallLocked(r *run, st *Stop) *FunctionBreakpoint {
 
 // traceCall records a traced function's arguments and steps out of it.
 // It runs on the event loop.
-func (s *Session) traceCall(r *run, st *Stop, fb *FunctionBreakpoint) {
+func (s *Session) traceCall(r *connection, st *Stop, fb *FunctionBreakpoint) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	s.mu.Lock()
@@ -143,7 +143,7 @@ func (s *Session) traceCall(r *run, st *Stop, fb *FunctionBreakpoint) {
 // breakpoint inside the call, an exception), which then reaches the agent;
 // the pending returns are dropped with a note. s.mu is held on entry and
 // released on return.
-func (s *Session) traceReturnLocked(r *run, st *Stop) bool {
+func (s *Session) traceReturnLocked(r *connection, st *Stop) bool {
 	p := r.returns[len(r.returns)-1]
 	if st.Reason != "step" {
 		dropped := r.returns
@@ -179,14 +179,14 @@ func (s *Session) traceReturnLocked(r *run, st *Stop) bool {
 }
 
 // continueQuietly resumes after a stop the agent never saw.
-func (s *Session) continueQuietly(ctx context.Context, r *run, threadID int) {
+func (s *Session) continueQuietly(ctx context.Context, r *connection, threadID int) {
 	if err := r.call(ctx, "continue", map[string]any{"threadId": threadID}, nil); err != nil {
 		s.log.Warn("continuing after a traced stop", "err", err)
 	}
 }
 
 // topFrameLocals fetches a thread's top frame and its locals.
-func topFrameLocals(ctx context.Context, r *run, threadID int) (dap.StackFrame, []dap.Variable, error) {
+func topFrameLocals(ctx context.Context, r *connection, threadID int) (dap.StackFrame, []dap.Variable, error) {
 	frame, err := topFrame(ctx, r, threadID)
 	if err != nil {
 		return frame, nil, err

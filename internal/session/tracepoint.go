@@ -38,7 +38,7 @@ type logpointForm func(expression string) string
 
 // logpointTraces returns how tracepoints ride on logpoints here, or nil
 // when they cannot.
-func (r *run) logpointTraces() logpointForm {
+func (r *connection) logpointTraces() logpointForm {
 	if !r.caps.SupportsLogPoints || r.conn.Quirks.NoLogpointInterpolation {
 		return nil
 	}
@@ -130,7 +130,7 @@ func (s *Session) retireTracepoint(id int) {
 // itself). Adapters that do not say which breakpoints were hit (rdbg) are
 // asked where the stop is, with s.mu released meanwhile; the caller checks
 // s.r again. s.mu is held.
-func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
+func (s *Session) tracepointsHitLocked(r *connection, st *Stop) []*Breakpoint {
 	if st.Reason != "breakpoint" {
 		return nil
 	}
@@ -161,7 +161,7 @@ func (s *Session) tracepointsHitLocked(r *run, st *Stop) []*Breakpoint {
 }
 
 // topLocation is the source path and line of a thread's top frame.
-func topLocation(r *run, threadID int) (string, int) {
+func topLocation(r *connection, threadID int) (string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	f, err := topFrame(ctx, r, threadID)
@@ -172,7 +172,7 @@ func topLocation(r *run, threadID int) (string, int) {
 }
 
 // topFrame is a thread's top frame, its name as the session shows it.
-func topFrame(ctx context.Context, r *run, threadID int) (dap.StackFrame, error) {
+func topFrame(ctx context.Context, r *connection, threadID int) (dap.StackFrame, error) {
 	var stack dap.StackTraceResponseBody
 	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": 1}, &stack); err != nil {
 		return dap.StackFrame{}, err
@@ -188,7 +188,7 @@ func topFrame(ctx context.Context, r *run, threadID int) (dap.StackFrame, error)
 // interpolating logpoints: collect the values in the top frame, record
 // them, and continue; at emulated logpoints, write their messages to the
 // output. It runs on the event loop; the stop never reaches the agent.
-func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
+func (s *Session) traceAndContinue(r *connection, st *Stop, tps []*Breakpoint) {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	defer cancel()
 	top, err := topFrame(ctx, r, st.ThreadID)
@@ -240,7 +240,7 @@ func (s *Session) traceAndContinue(r *run, st *Stop, tps []*Breakpoint) {
 
 // evalAll evaluates expressions in a frame, all at once; a failure becomes
 // the value's Error.
-func evalAll(ctx context.Context, r *run, frameID int, exprs []string) []TraceValue {
+func evalAll(ctx context.Context, r *connection, frameID int, exprs []string) []TraceValue {
 	out := make([]TraceValue, len(exprs))
 	for i, e := range r.evaluateAll(ctx, frameID, exprs) {
 		out[i].Name = exprs[i]

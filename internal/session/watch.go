@@ -111,7 +111,7 @@ func (s *Session) Watches(ctx context.Context) ([]Watch, []WatchValue) {
 }
 
 // evalWatches evaluates watches in the stop's shown frame, all at once.
-func evalWatches(ctx context.Context, r *run, st *Stop, watches []Watch) []WatchValue {
+func evalWatches(ctx context.Context, r *connection, st *Stop, watches []Watch) []WatchValue {
 	out := make([]WatchValue, len(watches))
 	for i, w := range watches {
 		out[i] = WatchValue{ID: w.ID, Expression: w.Expression}
