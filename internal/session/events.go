@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	dapc "github.com/mcp-debugger/mcp-debugger/internal/dap"
 )
 
@@ -101,14 +103,39 @@ func (s *Session) handleEvent(r *connection, ev dapc.Event) {
 	}
 }
 
-// stopped records a stop and starts fetching what its snapshot will show,
-// so that the agent's next call finds it ready.
+// stopped takes a stop through its stages: classify what the adapter
+// said (pure), resolve it against the session (our breakpoint ids, the
+// thread), offer it to the interceptors (stops the session answers itself,
+// which the agent never sees), and apply the rest: the session is paused
+// there, and what its snapshot will show is fetched so that the agent's
+// next call finds it ready. Each stage takes s.mu itself and drops the
+// stop when the connection is no longer the session's.
 func (s *Session) stopped(r *connection, b dap.StoppedEventBody, at time.Time) {
+	st := classifyStop(b, r.conn.Quirks, at)
+	if !s.resolveStop(r, st, b) {
+		return
+	}
+	for _, intercept := range []func(*connection, *Stop) bool{
+		s.interceptTracedCall,
+		s.interceptTracedReturn,
+		s.interceptTracepoints,
+		s.interceptRepeatedStep,
+	} {
+		if intercept(r, st) {
+			return
+		}
+	}
+	s.applyStop(r, st)
+}
+
+// classifyStop is the stop an adapter's stopped event reports, with the
+// adapter's quirks applied to its reason.
+func classifyStop(b dap.StoppedEventBody, q adapter.Quirks, at time.Time) *Stop {
 	reason, description := b.Reason, b.Description
-	if fix := r.conn.Quirks.StopReason; fix != nil {
+	if fix := q.StopReason; fix != nil {
 		reason, description = fix(b.Reason, b.Description)
 	}
-	st := &Stop{
+	return &Stop{
 		Reason:            reason,
 		Description:       description,
 		Text:              b.Text,
@@ -120,10 +147,16 @@ func (s *Session) stopped(r *connection, b dap.StoppedEventBody, at time.Time) {
 		// the one the quirk made of it.
 		noExceptionInfo: reason != b.Reason,
 	}
+}
+
+// resolveStop names the breakpoints hit by our ids (a breakpoint's stop
+// then says which kind), and the thread when the adapter named none. It
+// reports false when r is no longer the session's connection.
+func (s *Session) resolveStop(r *connection, st *Stop, b dap.StoppedEventBody) bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.r != r {
-		s.mu.Unlock()
-		return
+		return false
 	}
 	for _, id := range b.HitBreakpointIds {
 		if ours := s.bps.byAdapterID(id); ours != 0 {
@@ -146,56 +179,90 @@ func (s *Session) stopped(r *connection, b dap.StoppedEventBody, at time.Time) {
 		s.mu.Unlock()
 		st.ThreadID = firstThread(r)
 		s.mu.Lock()
-		if s.r != r {
-			s.mu.Unlock()
-			return
-		}
 	}
-	if r.resuming == Continue || r.resuming == "" {
-		// Stops the session answers itself, which the agent never sees:
-		// traced calls, their returns, tracepoints without logpoints.
-		fb := s.tracedCallLocked(r, st)
-		if fb != nil || s.r != r {
-			s.mu.Unlock()
-			if fb != nil {
-				s.traceCall(r, st, fb)
-			}
-			return
-		}
-		if len(r.returns) > 0 {
-			if s.traceReturnLocked(r, st) {
-				return
-			}
-			s.mu.Lock()
-			if s.r != r {
-				s.mu.Unlock()
-				return
-			}
-		}
-		// May release s.mu to ask the adapter where the stop is.
-		tps := s.tracepointsHitLocked(r, st)
-		for _, bp := range tps {
-			r.markHitsLocked(bp.ID)
-		}
-		if tps != nil || s.r != r {
-			s.mu.Unlock()
-			if tps != nil {
-				s.traceAndContinue(r, st, tps)
-			}
-			return
-		}
-	}
-	if o := s.hitsOriginLineLocked(r, st); o != nil {
-		kind := r.resuming
+	return s.r == r
+}
+
+// continuingLocked reports whether the program was let run by a continue
+// (or by the launch): only then may a stop be one the session answers
+// itself. s.mu is held.
+func continuingLocked(r *connection) bool {
+	return r.resuming == Continue || r.resuming == ""
+}
+
+// interceptTracedCall answers the stop at the entry of a function that
+// trace_function traces.
+func (s *Session) interceptTracedCall(r *connection, st *Stop) bool {
+	s.mu.Lock()
+	if !continuingLocked(r) {
 		s.mu.Unlock()
-		if s.repeatStep(r, st, o, kind) {
-			return
-		}
-		s.mu.Lock()
-		if s.r != r {
-			s.mu.Unlock()
-			return
-		}
+		return false
+	}
+	fb := s.tracedCallLocked(r, st)
+	gone := s.r != r
+	s.mu.Unlock()
+	if fb != nil {
+		s.traceCall(r, st, fb)
+	}
+	return fb != nil || gone
+}
+
+// interceptTracedReturn answers the stop that ends a traced call's step
+// out.
+func (s *Session) interceptTracedReturn(r *connection, st *Stop) bool {
+	s.mu.Lock()
+	if !continuingLocked(r) || len(r.returns) == 0 || s.r != r {
+		gone := s.r != r
+		s.mu.Unlock()
+		return gone
+	}
+	// Releases s.mu.
+	return s.traceReturnLocked(r, st)
+}
+
+// interceptTracepoints answers the stop at a tracepoint (or an emulated
+// logpoint) that is for nothing else: record and continue.
+func (s *Session) interceptTracepoints(r *connection, st *Stop) bool {
+	s.mu.Lock()
+	if !continuingLocked(r) || s.r != r {
+		gone := s.r != r
+		s.mu.Unlock()
+		return gone
+	}
+	// May release s.mu to ask the adapter where the stop is.
+	tps := s.tracepointsHitLocked(r, st)
+	for _, bp := range tps {
+		r.markHitsLocked(bp.ID)
+	}
+	gone := s.r != r
+	s.mu.Unlock()
+	if tps != nil {
+		s.traceAndContinue(r, st, tps)
+	}
+	return tps != nil || gone
+}
+
+// interceptRepeatedStep steps on from a stop at another location of the
+// breakpoint on the line a step started from (see steprepeat.go).
+func (s *Session) interceptRepeatedStep(r *connection, st *Stop) bool {
+	s.mu.Lock()
+	if s.r != r {
+		s.mu.Unlock()
+		return true
+	}
+	o := s.hitsOriginLineLocked(r, st)
+	kind := r.resuming
+	s.mu.Unlock()
+	return o != nil && s.repeatStep(r, st, o, kind)
+}
+
+// applyStop pauses the session at the stop and fetches what its snapshot
+// will show.
+func (s *Session) applyStop(r *connection, st *Stop) {
+	s.mu.Lock()
+	if s.r != r {
+		s.mu.Unlock()
+		return
 	}
 	if r.resuming != Continue && r.resuming != "" && st.Reason != "step" {
 		r.stepInterrupted = true
