@@ -292,6 +292,9 @@ func TestGoDryRun(t *testing.T) {
 	}
 	// The reference's contract: a dry run leaves the session stopped and
 	// says it was one.
+	if !strings.Contains(dry.obj("data").str("message"), "Dry run spawn command logged by proxy.") {
+		t.Errorf("a dry run's data.message has the reference's words its clients match: %v", dry["data"])
+	}
 	if dry.str("state") != "stopped" || dry.obj("data")["dryRun"] != true {
 		t.Errorf("a dry run answers state stopped and data.dryRun: %v", dry)
 	}

@@ -26,6 +26,11 @@ type startArgs struct {
 	shapeArgs
 }
 
+// dryRunNote is data.message of a dry run. Its first sentence is the
+// reference's, which its clients (and its own tests) look for; there is no
+// proxy here, as the rest says.
+const dryRunNote = "Dry run spawn command logged by proxy. (The reference's words, kept for its clients: here the server logs the command, and data.adapterCommand has it.)"
+
 type runData struct {
 	Reason                string            `json:"reason,omitempty"`
 	StopOnEntrySuccessful *bool             `json:"stopOnEntrySuccessful,omitempty"`
@@ -37,6 +42,9 @@ type runData struct {
 	AdapterCommand        []string          `json:"adapterCommand,omitempty"`
 	// DryRun: nothing was started (dryRunSpawn).
 	DryRun bool `json:"dryRun,omitempty"`
+	// Message is the dry run's note in the reference's words, which its
+	// clients match.
+	Message string `json:"message,omitempty"`
 	// Runtime names the interpreter or runtime that runs the program and
 	// why it was chosen.
 	Runtime string `json:"runtime,omitempty"`
@@ -185,11 +193,13 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		if err != nil {
 			return nil, err
 		}
+		s.log.Info("dry run: the adapter command that would start", "session", sess.ID, "command", plan.Command)
 		return &runResult{
 			Success:  true,
 			Message:  "Dry run: nothing was started. data shows the adapter command and the launch request.",
 			Snapshot: session.Snapshot{State: sess.State()},
-			Data:     &runData{DryRun: true, AdapterCommand: plan.Command, LaunchRequest: plan.Arguments, Runtime: plan.Runtime},
+			Data: &runData{DryRun: true, AdapterCommand: plan.Command, LaunchRequest: plan.Arguments, Runtime: plan.Runtime,
+				Message: dryRunNote},
 		}, nil
 	}
 	started, err := sess.Start(ctx, spec, waitOpts(a.WaitForStop, a.Timeout))
