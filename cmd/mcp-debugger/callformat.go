@@ -151,8 +151,9 @@ func writeChanges(w io.Writer, a map[string]any, done map[string]bool) {
 // writeRest writes the fields not written yet, one a line, in name order.
 func writeRest(w io.Writer, a map[string]any, done map[string]bool) {
 	keys := make([]string, 0, len(a))
-	for k := range a {
-		if !done[k] {
+	for k, v := range a {
+		// A reference of 0 says there is nothing to expand: no news.
+		if !done[k] && !(k == "variablesReference" && v == float64(0)) {
 			keys = append(keys, k)
 		}
 	}
