@@ -41,6 +41,8 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	keepAlive := fs.Duration("keep-alive", 0, "ping clients this often; one that misses three in a row is gone, and its debug sessions follow after the grace (0: never; a client must keep its GET stream open to answer)")
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "info", "debug, info or warn")
+	stateFile := fs.String("state-file", "", "once listening, write the address, token and pid there (0600) for `mcp-debugger call`; removed at exit")
+	exitIdle := fs.Duration("exit-when-idle", 0, "exit after this long without a request (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -71,8 +73,10 @@ func serveHTTP(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	ctx, idleStop := context.WithCancel(ctx)
+	defer idleStop()
 	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive})
-	h := httpserver.New(srv, httpserver.Config{
+	var h http.Handler = httpserver.New(srv, httpserver.Config{
 		Addr:              addr,
 		Token:             *token,
 		AllowOrigins:      origins,
@@ -81,6 +85,9 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		ReconnectGrace:    reconnectGrace(*grace),
 		Logger:            log,
 	})
+	if *exitIdle > 0 {
+		h = newIdleExit(h, *exitIdle, idleStop)
+	}
 	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -98,6 +105,14 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcp-debugger: live page login link: %s/?token=%s\n", base, *token)
 	}
 	fmt.Fprintf(stderr, "mcp-debugger: listening on %s (MCP endpoint %s/mcp, live page %s/)\n", ln.Addr(), base, base)
+	if *stateFile != "" {
+		cwd, _ := os.Getwd()
+		if err := writeState(*stateFile, serverState{Addr: ln.Addr().String(), Token: *token, PID: os.Getpid(), Workspace: cwd}); err != nil {
+			fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+			return 1
+		}
+		defer removeStateIfOurs(*stateFile, os.Getpid())
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

@@ -8,6 +8,8 @@
 //	mcp-debugger http [--listen 127.0.0.1:0] [--token T] [--allow-origin O] [--allow-human-control]
 //	mcp-debugger adapter LANGUAGE [--log-file FILE]
 //	mcp-debugger doctor [--check [--timeout 2m] [LANGUAGE…]]
+//	mcp-debugger call TOOL [--key value]... [--json '{…}'] [--session ID] [--json]
+//	mcp-debugger status | stop
 //	mcp-debugger version
 package main
 
@@ -60,6 +62,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serveAdapter(args, os.Stdin, stdout, stderr)
 	case "doctor":
 		return doctor(args, stdout, stderr)
+	case "call":
+		return callCommand(args, stdout, stderr)
+	case "status":
+		return statusCommand(args, stdout, stderr)
+	case "stop":
+		return stopCommand(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "mcp-debugger %s (%s, %s/%s)\n", server.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return 0
@@ -98,6 +106,12 @@ Commands:
                       work. Exit status 1 when an installed language fails.
                       Name languages to check only those.
             --timeout D  bound each language's check (default 2m)
+  call TOOL [--key value]... [--json '{…}'] [--session ID] [--json]
+            one tool call from a shell, against a background server started on
+            first use for you and this directory; compact text, or --json alone
+            for the structured answer. mcp-debugger call --help says more.
+  status    show the background server and its debug sessions
+  stop      stop the background server, its sessions and their programs
   version   print the version
 `)
 }

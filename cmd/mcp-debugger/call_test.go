@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// shell runs the CLI as a shell-only agent does: each command a new
+// process, in the repository's root, with a private runtime directory.
+type shell struct {
+	t       *testing.T
+	runtime string // $XDG_RUNTIME_DIR
+	cred    *syscall.Credential
+	bin     string
+	dir     string
+}
+
+func newShell(t *testing.T) *shell {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shell{t: t, runtime: t.TempDir(), bin: binary(t), dir: root}
+	t.Cleanup(func() { sh.run("stop") })
+	return sh
+}
+
+// run runs one command and returns its stdout, stderr and exit status.
+func (sh *shell) run(args ...string) (stdout, stderr string, code int) {
+	sh.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, sh.bin, args...)
+	cmd.Dir = sh.dir
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+sh.runtime)
+	if sh.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: sh.cred}
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		sh.t.Fatalf("running mcp-debugger %v: %v", args, err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// ok runs a command that must succeed and returns its stdout.
+func (sh *shell) ok(args ...string) string {
+	sh.t.Helper()
+	out, errOut, code := sh.run(args...)
+	if code != 0 {
+		sh.t.Fatalf("mcp-debugger %v: exit %d\nstdout: %s\nstderr: %s", args, code, out, errOut)
+	}
+	return out
+}
+
+// server is the background server's state file, read as the tests' user.
+func (sh *shell) server() serverState {
+	sh.t.Helper()
+	files, err := filesForRuntime(sh.runtime, sh.dir)
+	if err != nil {
+		sh.t.Fatal(err)
+	}
+	st, err := readState(files.state)
+	if err != nil {
+		sh.t.Fatalf("no background server: %v", err)
+	}
+	return st
+}
+
+func filesForRuntime(runtime, cwd string) (workspaceFiles, error) {
+	old, had := os.LookupEnv("XDG_RUNTIME_DIR")
+	os.Setenv("XDG_RUNTIME_DIR", runtime)
+	defer func() {
+		if had {
+			os.Setenv("XDG_RUNTIME_DIR", old)
+		} else {
+			os.Unsetenv("XDG_RUNTIME_DIR")
+		}
+	}()
+	return filesFor(cwd)
+}
+
+// descendants lists the processes below pid (the adapters and programs a
+// server started), from the process table.
+func descendants(pid int) []int {
+	parents := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The command name in parentheses may hold spaces: read after it.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 1 {
+			ppid, _ := strconv.Atoi(fields[1])
+			parents[ppid] = append(parents[ppid], child)
+		}
+	}
+	var all []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		all = append(all, parents[p]...)
+		queue = append(queue, parents[p]...)
+	}
+	return all
+}
+
+func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+// stopLeavesNothing stops the server and checks that it, its adapters and
+// its programs are gone, and its state file with them.
+func stopLeavesNothing(t *testing.T, sh *shell) {
+	t.Helper()
+	st := sh.server()
+	procs := append(descendants(st.PID), st.PID)
+	if len(procs) < 2 {
+		t.Fatalf("the server (pid %d) has no adapter below it to check", st.PID)
+	}
+	if out := sh.ok("stop"); !strings.Contains(out, "stopped") {
+		t.Fatalf("stop: %q", out)
+	}
+	for _, p := range procs {
+		if alive(p) {
+			t.Errorf("process %d (of the server %d) outlived stop", p, st.PID)
+		}
+	}
+	files, _ := filesForRuntime(sh.runtime, sh.dir)
+	if _, err := os.Stat(files.state); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the state file outlived stop: %v", err)
+	}
+}
+
+// A shell-only agent debugs a failing pytest: the first call starts the
+// server, later calls from other processes reuse it and its session,
+// found without --session or by a typed prefix; errors exit 1 with a
+// hint, bad arguments 2 with the usage; stop leaves no process.
+func TestCLIDebugsAFailingPytest(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	sh := newShell(t)
+	out := sh.ok("call", "debug_test", "--language", "python", "--path", "testdata/python/tests/test_cart.py")
+	for _, want := range []string{"test FAILED", "test_total_with_discount", ">   15", "got=30.0", "session: "} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("debug_test's compact answer lacks %q:\n%s", want, out)
+		}
+	}
+	first := sh.server()
+	short := strings.Fields(out[strings.Index(out, "session: "):])[1]
+
+	if out := sh.ok("call", "evaluate_expression", "--expression", "got * 2"); !strings.Contains(out, "60.0") {
+		t.Fatalf("a second process evaluating in the one open session: %q", out)
+	}
+	if again := sh.server(); again.PID != first.PID {
+		t.Fatalf("the second call started another server (pid %d, then %d)", first.PID, again.PID)
+	}
+	out, _, code := sh.run("call", "evaluate_expression", "--session", short[:6], "--expression", "nosuch")
+	if code != 1 || !strings.Contains(out, "NameError") || !strings.Contains(out, "hint: ") {
+		t.Fatalf("a failing evaluation by session prefix: exit %d, %q; want 1 with the error and hint", code, out)
+	}
+	if status := sh.ok("status"); !strings.Contains(status, short+"  python  paused") {
+		t.Fatalf("status does not show the paused session %s:\n%s", short, status)
+	}
+	for _, bad := range [][]string{
+		{"call", "step_over", "--bogus", "1"},
+		{"call", "evaluate_expression"},
+		{"call", "no_such_tool"},
+		{"call", "set_breakpoint", "--line", "ten", "--file", "x.py"},
+	} {
+		if _, errOut, code := sh.run(bad...); code != 2 || !strings.Contains(errOut, "usage: mcp-debugger call") {
+			t.Errorf("mcp-debugger %v: exit %d, stderr %q; want 2 with the usage", bad, code, errOut)
+		}
+	}
+	if help := sh.ok("call", "evaluate_expression", "--help"); !strings.Contains(help, "--expression (string, required)") {
+		t.Errorf("evaluate_expression --help does not list its arguments from the schema:\n%s", help)
+	}
+	stopLeavesNothing(t, sh)
+}
+
+// The same on Go: a test that fails with t.Errorf, stopped there, then
+// read from another process and another server call.
+func TestCLIDebugsAFailingGoTest(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	sh := newShell(t)
+	out := sh.ok("call", "debug_test", "--json", `{"language": "go", "path": "testdata/go/failing", "name": "TestTotalWithDiscount"}`)
+	for _, want := range []string{"test FAILED (go test)", "discounted total = 30, want 40", ">   15", "got=30"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("debug_test's compact answer lacks %q:\n%s", want, out)
+		}
+	}
+	first := sh.server()
+	if out := sh.ok("call", "evaluate_expression", "--expression", "len(prices)"); !strings.Contains(out, "result: 3") {
+		t.Fatalf("a second process evaluating in the one open session: %q", out)
+	}
+	out = sh.ok("call", "get_stack_trace", "--json")
+	if !strings.Contains(out, `"stackFrames"`) && !strings.Contains(out, `"frames"`) {
+		t.Fatalf("get_stack_trace --json is not the structured answer:\n%s", out)
+	}
+	if again := sh.server(); again.PID != first.PID {
+		t.Fatalf("later calls started another server (pid %d, then %d)", first.PID, again.PID)
+	}
+	stopLeavesNothing(t, sh)
+}
+
+// Another user gets neither the directory that holds the token nor a
+// server without it; a runtime directory others can enter is refused.
+func TestCLIRefusesAnotherUser(t *testing.T) {
+	sh := newShell(t)
+	sh.ok("call", "list_debug_sessions")
+	st := sh.server()
+
+	if os.Getuid() == 0 {
+		other := &shell{t: t, runtime: sh.runtime, bin: publicCopy(t, sh.bin), dir: "/", cred: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		if out, errOut, code := other.run("call", "list_debug_sessions"); code != 1 || !strings.Contains(errOut, "runtime directory") {
+			t.Errorf("another user's call with this user's runtime directory: exit %d, %q %q; want 1, refused", code, out, errOut)
+		}
+	} else {
+		t.Log("not root: the other user's refusal is checked only by the mode and the token")
+	}
+
+	resp, err := http.Get("http://" + st.Addr + "/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the background server without its token: %s; want 401", resp.Status)
+	}
+	open := t.TempDir()
+	if err := os.Mkdir(filepath.Join(open, "mcp-debugger"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	planted := &shell{t: t, runtime: open, bin: sh.bin, dir: sh.dir}
+	if _, errOut, code := planted.run("call", "list_debug_sessions"); code != 1 || !strings.Contains(errOut, "not private to you") {
+		t.Errorf("a runtime directory others can enter: exit %d, %q; want 1, refused", code, errOut)
+	}
+}
+
+// publicCopy copies the binary where another user can run it.
+func publicCopy(t *testing.T, bin string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "mcp-debugger-public")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "mcp-debugger")
+	if err := os.WriteFile(dst, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
