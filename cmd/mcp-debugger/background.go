@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/httpserver"
@@ -72,8 +71,7 @@ func runtimeDir() (string, error) {
 	}
 	// In a shared /tmp another user could have made the directory first,
 	// to read the token or plant a server of theirs.
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || !fi.IsDir() || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
+	if !fi.IsDir() || !privateToUser(fi) {
 		return "", fmt.Errorf("the runtime directory %s is not private to you (it must be a directory you own with mode 0700)", dir)
 	}
 	return dir, nil
@@ -87,7 +85,7 @@ func findOrStart(ctx context.Context, files workspaceFiles, cwd string) (serverS
 		return serverState{}, fmt.Errorf("opening the lock file: %w", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockExclusive(lock); err != nil {
 		return serverState{}, fmt.Errorf("locking %s: %w", files.lock, err)
 	}
 	if st, err := findRunning(ctx, files); err == nil {
@@ -103,7 +101,7 @@ func findRunning(ctx context.Context, files workspaceFiles) (serverState, error)
 	if err != nil {
 		return st, err
 	}
-	if syscall.Kill(st.PID, 0) != nil {
+	if !processAlive(st.PID) {
 		return st, fmt.Errorf("the background server (pid %d) is gone", st.PID)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -184,7 +182,7 @@ func startBackground(ctx context.Context, files workspaceFiles, cwd string) (ser
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Its own session: the shell that ran the first call may end, and its
 	// signals (a ^C to a later command) are not the server's.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return serverState{}, fmt.Errorf("starting the background server: %w", err)
 	}
@@ -228,11 +226,11 @@ func stopBackground(ctx context.Context, files workspaceFiles) (bool, error) {
 		_ = os.Remove(files.state)
 		_ = os.Remove(files.key)
 	}()
-	if syscall.Kill(st.PID, syscall.SIGTERM) != nil {
+	if !askToExit(st.PID) {
 		return false, nil
 	}
 	if err := waitGone(ctx, st.PID, shutdownTimeout+10*time.Second); err != nil {
-		_ = syscall.Kill(st.PID, syscall.SIGKILL)
+		forceExit(st.PID)
 		return true, waitGone(ctx, st.PID, 5*time.Second)
 	}
 	return true, nil
@@ -245,7 +243,7 @@ func waitGone(ctx context.Context, pid int, bound time.Duration) error {
 	defer cancel()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for syscall.Kill(pid, 0) == nil {
+	for processAlive(pid) {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("process %d still runs: %w", pid, ctx.Err())
