@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/signal"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -205,9 +207,9 @@ func (c *cliClient) run(ctx context.Context, line callLine, stdout io.Writer) (i
 	if err != nil {
 		return 0, err
 	}
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: line.tool, Arguments: args})
+	res, err := c.callOwned(ctx, line.tool, args)
 	if err != nil {
-		return 0, fmt.Errorf("calling %s: %w", line.tool, err)
+		return 0, err
 	}
 	answer := answerOf(res)
 	if key, _ := answer["reconnectKey"].(string); key != "" {
@@ -225,6 +227,37 @@ func (c *cliClient) run(ctx context.Context, line callLine, stdout io.Writer) (i
 	}
 	return 0, nil
 }
+
+// callOwned calls the tool. Two shells' calls at the same moment each
+// adopt the workspace's sessions, and the later adoption takes them from
+// the earlier call before its tool call runs: the server then refuses it
+// as another client's. Such a call takes them back and tries again, a few
+// times.
+func (c *cliClient) callOwned(ctx context.Context, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return nil, fmt.Errorf("calling %s: %w", tool, err)
+		}
+		refusal, _ := answerOf(res)["error"].(string)
+		if !res.IsError || attempt == ownedAttempts || !strings.Contains(refusal, "belongs to another client") {
+			return res, nil
+		}
+		// A random pause first: calls that took the sessions from each
+		// other in turn would otherwise keep doing so.
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(10+rand.IntN(90)) * time.Millisecond):
+		}
+		if _, err := c.adopt(ctx); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ownedAttempts bounds callOwned's tries.
+const ownedAttempts = 10
 
 func (c *cliClient) findTool(ctx context.Context, name string) (*mcp.Tool, error) {
 	list, err := c.cs.ListTools(ctx, nil)

@@ -6,12 +6,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -179,6 +181,23 @@ func TestCLIDebugsAFailingPytest(t *testing.T) {
 	}
 	if again := sh.server(); again.PID != first.PID {
 		t.Fatalf("the second call started another server (pid %d, then %d)", first.PID, again.PID)
+	}
+	// Shells of one agent calling at the same moment: each call adopts the
+	// sessions, taking them from the others' calls in between; every
+	// call still gets its answer.
+	var wg sync.WaitGroup
+	answers := make([]string, 6)
+	for i := range answers {
+		wg.Go(func() {
+			out, errOut, code := sh.run("call", "evaluate_expression", "--expression", "got + 1")
+			answers[i] = fmt.Sprintf("exit %d: %s%s", code, out, errOut)
+		})
+	}
+	wg.Wait()
+	for _, a := range answers {
+		if !strings.HasPrefix(a, "exit 0") || !strings.Contains(a, "31.0") {
+			t.Errorf("a call made beside others: %s", a)
+		}
 	}
 	out, _, code := sh.run("call", "evaluate_expression", "--session", short[:6], "--expression", "nosuch")
 	if code != 1 || !strings.Contains(out, "NameError") || !strings.Contains(out, "hint: ") {
