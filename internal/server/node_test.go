@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -415,8 +416,8 @@ func TestNodeAttachPausesAnIdleProgramInItsOwnCode(t *testing.T) {
 	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	src := nodeProgram(t, "serve.js")
 	for range 3 {
-		port, _, stdout, _ := inspectedNode(t, node, src)
-		go func() { _, _ = io.Copy(io.Discard, stdout) }()
+		cmd := exec.Command(node, "--inspect=127.0.0.1:0", src)
+		port := startForAttach(t, cmd, cmd.StderrPipe, regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`))
 		id := h.sessionFor("javascript")
 		att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 10000})
 		if att.str("state") != "paused" || att.str("stopReason") != "pause" || att.stopFile(t) != src {
