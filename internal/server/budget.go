@@ -78,6 +78,7 @@ func (res *runResult) fit(maxBytes int) {
 	note := &budgetNote{MaxBytes: maxBytes}
 	res.Budget = note
 	snap := &res.Snapshot
+	var firstOutputCut string
 	stages := []func() string{
 		func() string {
 			if shortenValues(snap.Locals, 120)+shortenWatches(snap.Watches, 120)+shortenChanges(snap.Changed, 120) == 0 {
@@ -85,7 +86,10 @@ func (res *runResult) fit(maxBytes int) {
 			}
 			return "long values shortened to 120 bytes: evaluate_expression or get_variables shows them whole"
 		},
-		func() string { return trimOutput(snap, 10, 300) },
+		func() string {
+			firstOutputCut = trimOutput(snap, 10, 300)
+			return firstOutputCut
+		},
 		func() string {
 			if ex := snap.Exception; ex != nil && len(ex.StackTrace) > 600 {
 				ex.StackTrace = cutValue(ex.StackTrace, 600)
@@ -108,7 +112,7 @@ func (res *runResult) fit(maxBytes int) {
 		},
 		func() string {
 			// This cut supersedes the earlier one's note.
-			note.LeftOut = slices.DeleteFunc(note.LeftOut, func(s string) bool { return strings.Contains(s, "get_output") })
+			note.LeftOut = slices.DeleteFunc(note.LeftOut, func(s string) bool { return s == firstOutputCut })
 			return trimOutput(snap, 0, 0)
 		},
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
@@ -21,11 +20,10 @@ func relativeUnder(base, path string) string {
 	if base == "" || path == "" || !filepath.IsAbs(path) {
 		return path
 	}
-	rel, err := filepath.Rel(base, path)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return path
+	if rel, err := filepath.Rel(base, path); err == nil && rel != "." && filepath.IsLocal(rel) {
+		return rel
 	}
-	return rel
+	return path
 }
 
 // shownLocation is l as an answer shows it, a copy (the session may hold
