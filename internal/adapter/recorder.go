@@ -1,0 +1,66 @@
+package adapter
+
+import (
+	"context"
+	"io"
+	"log/slog"
+)
+
+// Recorder is implemented by languages that can record a whole run for
+// the record tool: every call into the user's own code with its
+// arguments, every return and exception, and the lines of chosen
+// functions, written as docs/recording-format.md describes.
+type Recorder interface {
+	// Record runs cfg's program (or test) to its end while the language's
+	// recorder writes cfg.EventsFile; it returns once the program has
+	// ended and the file is complete. An error means no recording was
+	// made (the runtime is missing, say) and says what to do.
+	Record(ctx context.Context, cfg RecordConfig) (*RecordResult, error)
+}
+
+// RecordConfig is what the record tool asks a language to run. Paths are
+// absolute.
+type RecordConfig struct {
+	Program string
+	Args    []string
+	// Cwd is the program's working directory and, with Include, the root
+	// of what counts as the user's code.
+	Cwd string
+	// Env is added to the server's environment.
+	Env map[string]string
+	// Test, when set, runs the language's test runner on Test.Path (one
+	// test when Test.Name is set) instead of Program.
+	Test *TestRequest
+	// ExecutablePath is the interpreter or runtime the user chose, if any.
+	ExecutablePath string
+	// Include adds files or directories counted as the user's code
+	// (besides Cwd, leaving out installed packages under it).
+	Include []string
+	// Lines names functions whose executed lines and changed locals are
+	// recorded too.
+	Lines []string
+	// MaxEvents bounds the events kept (docs/recording-format.md, Bounds).
+	MaxEvents int
+	// UseRepr lets the recorder run the program's own rendering of
+	// values (__repr__, toString), which recording otherwise never does.
+	UseRepr bool
+	// EventsFile is where the recorder writes the events.
+	EventsFile string
+	// Output receives the program's stdout and stderr.
+	Output io.Writer
+	// Logger receives the recorder's own diagnostics.
+	Logger *slog.Logger
+}
+
+// RecordResult is how a recorded run ended.
+type RecordResult struct {
+	// ExitCode is the program's (or the test runner's) exit status.
+	ExitCode int
+	// Runtime names what ran the program ("Python 3.11.7 (/usr/bin/python3)").
+	Runtime string
+	// Runner names the test runner for a test run ("pytest").
+	Runner string
+	// Mechanism says how the recording was made ("sys.monitoring",
+	// "sys.settrace", "JDWP method events"), for the report.
+	Mechanism string
+}
