@@ -114,7 +114,11 @@ func writeSource(w io.Writer, a map[string]any, done map[string]bool) {
 		lines = append(lines, n)
 	}
 	sort.Ints(lines)
-	fmt.Fprintf(w, "%v:\n", loc["file"])
+	if fn, ok := loc["function"].(string); ok && fn != "" {
+		fmt.Fprintf(w, "%v in %s:\n", loc["file"], fn)
+	} else {
+		fmt.Fprintf(w, "%v:\n", loc["file"])
+	}
 	for _, n := range lines {
 		mark := " "
 		if n == int(current) {

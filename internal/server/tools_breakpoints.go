@@ -163,7 +163,9 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	case msg == "":
 		msg = fmt.Sprintf("Breakpoint %d at %s:%d is not verified by the debugger yet.", bp.ID, where, bp.Line)
 	default:
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d: %s.", bp.ID, where, bp.Line, strings.TrimSuffix(msg, "."))
+		// Id, file and line are the answer's own fields: the message
+		// says only why the breakpoint is not bound.
+		msg = strings.ToUpper(msg[:1]) + strings.TrimSuffix(msg[1:], ".") + "."
 	}
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,

@@ -51,10 +51,12 @@ func (s *Server) breakOnChange(ctx context.Context, a *breakOnChangeArgs) (*brea
 	}
 	var prefix string
 	switch {
+	// from, to, changedBy and method are the answer's fields: the
+	// message names the line only.
 	case res.Changed && res.ChangedBy != nil:
-		prefix = fmt.Sprintf("%s changed from %s to %s at %s:%d (found by %s).", a.Expression, res.From, res.To, filepath.Base(res.ChangedBy.File), res.ChangedBy.Line, res.Method)
+		prefix = fmt.Sprintf("%s changed at %s:%d.", a.Expression, filepath.Base(res.ChangedBy.File), res.ChangedBy.Line)
 	case res.Changed:
-		prefix = fmt.Sprintf("%s changed from %s to %s (found by %s).", a.Expression, res.From, res.To, res.Method)
+		prefix = a.Expression + " changed."
 	default:
 		prefix = fmt.Sprintf("%s did not change: %s.", a.Expression, res.Why)
 	}

@@ -389,18 +389,15 @@ func runResultOf(snap *session.Snapshot, prefix string) *runResult {
 func describe(snap *session.Snapshot) string {
 	switch snap.State {
 	case session.StatePaused:
-		where := "an unknown location"
-		if l := snap.Location; l != nil {
-			where = fmt.Sprintf("%s:%d", filepath.Base(l.File), l.Line)
-			if l.Function != "" {
-				where += " in " + l.Function
-			}
-		}
+		// Where is the answer's location; the message does not repeat it.
 		why := snap.StopReason
 		if ex := snap.Exception; ex != nil {
 			why = "exception " + session.JoinDistinct(ex.ExceptionID, ex.Description, ex.Message)
 		}
-		return fmt.Sprintf("Paused at %s (%s).", where, why)
+		if snap.Location == nil {
+			return fmt.Sprintf("Paused at an unknown location (%s).", why)
+		}
+		return fmt.Sprintf("Paused (%s).", why)
 	case session.StateRunning:
 		if snap.TimedOut {
 			return "Still running when the wait timed out; call wait_for_stop to keep waiting or pause_execution to stop it."

@@ -192,7 +192,7 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 		SessionID:    sess.ID,
 		Language:     sess.Language.ID,
 		Name:         sess.Name(),
-		Message:      fmt.Sprintf("Created a %s debug session. Next: set_breakpoint, then start_debugging.", sess.Language.DisplayName),
+		Message:      "Created. Next: set_breakpoint, then start_debugging.",
 		ReconnectKey: key,
 	}
 	if key != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -121,7 +122,8 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 		res.Warning = joinWarnings(res.Warning, s.LogpointWarning())
 	}
 	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
-		c.Surrounding = withoutBlankLines(c.Surrounding)
+		// lineContent holds the breakpoint's own line.
+		c.Surrounding = slices.DeleteFunc(withoutBlankLines(c.Surrounding), func(l SourceLine) bool { return l.Current })
 		res.Context = &c
 		s.showedSource(req.File, c.Surrounding, false)
 	}

@@ -309,7 +309,9 @@ type Snapshot struct {
 	// reference.
 	Unchanged []string `json:"unchanged,omitempty"`
 	Changed   []Change `json:"changed,omitempty"`
-	New       []string `json:"new,omitempty"`
+	// New names the locals the earlier stop did not have; answers leave
+	// it out, as every local they show is either new or in Changed.
+	New []string `json:"-"`
 	// Compared: there was an earlier stop in the same frame to compare
 	// with, so Changed and New are meaningful (empty means nothing changed).
 	Compared bool `json:"-"`
@@ -496,7 +498,7 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 				break
 			}
 			local := fromDAP(v, snapshotValueLen)
-			if slices.Contains(s.Language.PlainTypes, local.Type) {
+			if saysItsType(local, s.Language.PlainTypes) {
 				local.Type = ""
 			}
 			snap.Locals = append(snap.Locals, local)
@@ -638,4 +640,12 @@ func withoutShownFrame(e *ExceptionInfo, l *Location) *ExceptionInfo {
 	trimmed := *e
 	trimmed.StackTrace = header + rest
 	return &trimmed
+}
+
+// saysItsType reports whether a local's value already says its type: a
+// type whose values the language writes unmistakably (plain), or a value
+// that begins with its type's name (Delve's "[]int len: 3, …", "main.Point
+// {X: 1}").
+func saysItsType(v Variable, plain []string) bool {
+	return v.Type != "" && (slices.Contains(plain, v.Type) || strings.HasPrefix(v.Value, v.Type))
 }

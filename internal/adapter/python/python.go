@@ -54,8 +54,10 @@ func (a *Adapter) Language() adapter.Language {
 		Description:        "debugpy (Microsoft's Python debug adapter), run by a Python interpreter that can import it",
 		RequiresExecutable: true,
 		DefaultExecutable:  "python3",
-		// A Python float's repr always has a point, an exponent, inf or nan.
-		PlainTypes: []string{"int", "float", "str", "bool", "NoneType"},
+		// A Python float's repr always has a point, an exponent, inf or nan;
+		// a list's is in brackets and a tuple's in parentheses (a subclass
+		// has its own type name, which stays).
+		PlainTypes: []string{"int", "float", "str", "bool", "NoneType", "list", "tuple"},
 		VSCodeType: "debugpy",
 		TestRunner: "pytest",
 	}
