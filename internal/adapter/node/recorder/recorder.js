@@ -66,10 +66,10 @@ let ended = false;
 function finish(end) {
   if (ended) return;
   ended = true;
-  emit(JSON.stringify({ k: 'end', t: now(), ...end }), true);
   for (const text of dropped.keep) buffered.push(text);
   if (dropped.n) buffered.push(JSON.stringify({ k: 'gap', t: now(), n: dropped.n, first: dropped.first, last: dropped.last }) + '\n');
   for (let i = 0; i < ring.length; i++) buffered.push(ring[(ringAt + i) % ring.length].text);
+  buffered.push(JSON.stringify({ k: 'end', t: now(), ...end }) + '\n');
   flush();
   fs.closeSync(fd);
 }
