@@ -19,6 +19,7 @@ test('prices a line', () => {
 });
 
 test('totals an order', async () => {
-  const total = await fetchTotal([[1, 2], [2, 5]]);
-  assert.strictEqual(total, 13);
+  const pending = fetchTotal([[1, 2], [2, 5]]);
+  assert.strictEqual(price(1, 1), 1);
+  assert.strictEqual(await pending, 13);
 });
