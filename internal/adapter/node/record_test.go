@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -267,31 +266,4 @@ func TestRecordFailingNodeTest(t *testing.T) {
 	if len(raised) != 1 || raised[0].str("type") != "AssertionError" || raised[0].int("line") != 24 || of(events, "unwind", testFn) == nil {
 		t.Errorf("the failing test's function raises the AssertionError at line 24 and unwinds:%s", brief(events))
 	}
-}
-
-// BenchmarkRecordCallHeavy compares a call-heavy program (fib(25):
-// 242785 fib calls, 121393 weigh calls) run plainly and recorded; it
-// reports the slowdown and the cost per recorded event.
-func BenchmarkRecordCallHeavy(b *testing.B) {
-	testenv.RequireAdapter(b, "javascript")
-	program := recordTestdata("calls.js")
-	plain := func() time.Duration {
-		start := time.Now()
-		if out, err := exec.Command("node", program, "25").CombinedOutput(); err != nil {
-			b.Fatalf("%v: %s", err, out)
-		}
-		return time.Since(start)
-	}
-	var plainTotal, recordedTotal time.Duration
-	var events int
-	for range b.N {
-		plainTotal += plain()
-		start := time.Now()
-		_, evs := record(b, adapter.RecordConfig{Program: program, Args: []string{"25"}, MaxEvents: 1_000_000})
-		recordedTotal += time.Since(start)
-		events = len(evs)
-	}
-	b.ReportMetric(float64(recordedTotal)/float64(plainTotal), "x-slowdown")
-	b.ReportMetric(float64(recordedTotal-plainTotal)/float64(b.N)/float64(events), "ns/event")
-	b.ReportMetric(float64(events), "events")
 }

@@ -140,7 +140,8 @@ function instrument(source, file, { module: isModule, lines, moduleName }) {
     for (const p of node.params) boundNames(p, fnCtx.locals);
     if (fnCtx.lines) declaredNames(body, fnCtx.locals);
     for (const p of node.params) walk(p, { ...ctx, pending: undefined });
-    const args = node.params.map((p) => argsOf(p)).flat();
+    const args = node.params.map((p) => [...boundNames(p, new Set())]).flat();
+    fns[id].args = args;
     const enter = `const ${C}=${R}.c(${B}+${id},[${args.join(',')}]);try{`;
     const leave = `}catch(${E}){throw ${R}.u(${C},${E})}finally{${R}.f(${C},${endLine(node)})}`;
     if (body.type === 'BlockStatement') {
@@ -262,12 +263,6 @@ function memberName(node) {
     return object && `${object}.${keyName(node.property, false)}`;
   }
   return undefined;
-}
-
-// argsOf is the [name, value] pairs a parameter gives the call event, as
-// JavaScript source read once the parameters are bound.
-function argsOf(p) {
-  return [...boundNames(p, new Set())].map((n) => `${JSON.stringify(n)},${n}`);
 }
 
 function boundNames(p, into) {

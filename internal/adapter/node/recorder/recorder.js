@@ -172,25 +172,33 @@ function identity(v) {
   return id;
 }
 
-// The table of the user's functions, filled as files are instrumented:
-// [name, file, line] by function id.
-const fnName = [];
+// The table of the user's functions, filled as files are instrumented,
+// by function id: the call event's constant text (fn, file, line and
+// the opening of args), the argument names' text, the function's file,
+// first body line and line range.
+const fnHead = [];
+const fnArgs = [];
 const fnFile = [];
 const fnLine = [];
 const fnStart = [];
 const fnEnd = [];
 
 function table(file, fns) {
-  const base = fnName.length;
-  const nameJSON = JSON.stringify;
+  const base = fnHead.length;
   for (const f of fns) {
-    fnName.push(nameJSON(f.name));
-    fnFile.push(nameJSON(file));
+    fnHead.push(`,"fn":${JSON.stringify(f.name)},"file":${JSON.stringify(file)},"line":${f.line},"args":[`);
+    fnArgs.push(f.args.map((n, i) => `${i ? ',' : ''}[${JSON.stringify(n)},`));
+    fnFile.push(file);
     fnLine.push(f.line);
     fnStart.push(f.start);
     fnEnd.push(f.end);
   }
   return base;
+}
+
+// quoted is a value's rendering as a JSON string.
+function quoted(v) {
+  return typeof v === 'number' && v !== 0 ? `"${v}"` : JSON.stringify(render(v));
 }
 
 // Calls: a stack of the calls running on the main thread. A call is an
@@ -209,9 +217,10 @@ function c(fid, args) {
   const call = { id: ++nextCall, fid, depth: stack.length, mode: 0, v: undefined, line: 0, exc: undefined };
   stack.push(call);
   lastCall = call.id;
+  const names = fnArgs[fid];
   let a = '';
-  for (let i = 0; i < args.length; i += 2) a += `${i ? ',' : ''}[${JSON.stringify(args[i])},${JSON.stringify(render(args[i + 1]))}]`;
-  emit(`{"k":"call","t":${now()},"id":${call.id},"p":${parent},"fn":${fnName[fid]},"file":${fnFile[fid]},"line":${fnLine[fid]},"args":[${a}]}`);
+  for (let i = 0; i < args.length; i++) a += names[i] + quoted(args[i]) + ']';
+  emit(`{"k":"call","t":${now()},"id":${call.id},"p":${parent}${fnHead[fid]}${a}]}`);
   return call;
 }
 
@@ -229,7 +238,7 @@ function f(call, endLine) {
     return;
   }
   const line = call.mode === 1 ? call.line : endLine;
-  emit(`{"k":"ret","t":${now()},"id":${call.id},"v":${JSON.stringify(render(call.v))},"line":${line}}`);
+  emit(`{"k":"ret","t":${now()},"id":${call.id},"v":${quoted(call.v)},"line":${line}}`);
 }
 
 // t records a throw statement's exception where it is raised.
@@ -300,7 +309,7 @@ function frameLine(call, e, seen) {
 // nextFrame takes frames up to the first in function fid's lines and
 // returns its line (0 if none is).
 function nextFrame(frames, fid) {
-  const file = JSON.parse(fnFile[fid]);
+  const file = fnFile[fid];
   while (frames.length) {
     const fr = frames.shift();
     if (fr.file === file && fr.line >= fnStart[fid] && fr.line <= fnEnd[fid]) return fr.line;
@@ -340,7 +349,7 @@ function l(call, line) {
 // value) and returns the assignment's value.
 function v(call, line, value, ...pairs) {
   for (let i = 0; i < pairs.length; i += 2) {
-    emit(`{"k":"set","t":${now()},"id":${call.id},"line":${line},"n":${JSON.stringify(pairs[i])},"v":${JSON.stringify(render(pairs[i + 1]))}}`);
+    emit(`{"k":"set","t":${now()},"id":${call.id},"line":${line},"n":${JSON.stringify(pairs[i])},"v":${quoted(pairs[i + 1])}}`);
   }
   return value;
 }
