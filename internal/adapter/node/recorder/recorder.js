@@ -10,6 +10,7 @@ const path = require('node:path');
 const Module = require('node:module');
 const { performance } = require('node:perf_hooks');
 const { types } = require('node:util');
+const vm = require('node:vm');
 const { instrument } = require('./instrument.js');
 
 const cfg = JSON.parse(process.env.MCP_DEBUGGER_RECORD);
@@ -130,7 +131,9 @@ function render(v, depth = 0) {
     if (depth >= 2) return `{…${keys.length}}`;
     return list('{', '}', fields(v, keys, depth, ': '), keys.length, depth);
   }
-  const shown = depth >= 2 ? [] : fields(v, keys, depth, '=');
+  // Only the outermost object shows its fields: a field holding another
+  // object shows that object's type and identity.
+  const shown = depth > 0 ? [] : fields(v, keys.slice(0, 4), depth, '=');
   return `${type}#${identity(v)}${shown.length ? `{${shown.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}` : ''}`;
 }
 
@@ -198,7 +201,9 @@ function table(file, fns) {
 
 // quoted is a value's rendering as a JSON string.
 function quoted(v) {
-  return typeof v === 'number' && v !== 0 ? `"${v}"` : JSON.stringify(render(v));
+  if (typeof v === 'number' && v !== 0) return `"${v}"`;
+  const text = render(v);
+  return JSON.stringify(text.length > 240 ? text.slice(0, 240) + '…' : text);
 }
 
 // Calls: a stack of the calls running on the main thread. A call is an
@@ -379,10 +384,22 @@ const compile = Module.prototype._compile;
 Module.prototype._compile = function compileRecorded(content, filename) {
   if (isUserFile(filename)) {
     const out = instrument(content, filename, { module: false, lines: cfg.lines, moduleName: moduleName(filename) });
-    if (out) return compile.call(this, out.code, filename);
+    // A rewrite V8 refuses (a construct the rewriting gets wrong) runs
+    // the file as written, unrecorded, rather than break the program.
+    if (out && compiles(out.code, filename)) return compile.call(this, out.code, filename);
   }
   return compile.call(this, content, filename);
 };
+
+function compiles(code, filename) {
+  try {
+    vm.compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
+    return true;
+  } catch (e) {
+    process.emitWarning(`mcp-debugger: ${filename} is not recorded: its rewrite does not compile (${e.message})`);
+    return false;
+  }
+}
 
 function moduleName(file) {
   const base = path.basename(file);
