@@ -288,10 +288,6 @@ type Quirks struct {
 	// the connection on an unknown request); tools answer "not supported".
 	// docs/adapter-quirks.md: rdbg-4, rdbg-5.
 	Unsupported []string
-	// NoLogpointInterpolation: the adapter's logpoints print their message
-	// as it is, without evaluating {expression} parts as DAP says they
-	// should; tracepoints then stop, evaluate and continue instead.
-	NoLogpointInterpolation bool
 	// LogpointExpression, when set, rewrites an expression a tracepoint
 	// collects for the {…} of a logpoint message, so that the value reads
 	// as evaluate shows it (debugpy formats {x} with str(), which loses a

@@ -39,7 +39,7 @@ type logpointForm func(expression string) string
 // logpointTraces returns how tracepoints ride on logpoints here, or nil
 // when they cannot.
 func (r *connection) logpointTraces() logpointForm {
-	if !r.caps.SupportsLogPoints || r.conn.Quirks.NoLogpointInterpolation {
+	if !r.caps.SupportsLogPoints {
 		return nil
 	}
 	if form := r.conn.Quirks.LogpointExpression; form != nil {
