@@ -23,6 +23,7 @@ type startArgs struct {
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
+	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"when the program reports its files under other roots than yours: [{localRoot, remoteRoot}], longest root wins"`
 	shapeArgs
 }
 
@@ -92,6 +93,24 @@ type attachArgs struct {
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
 	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: let the program run and wait for its first stop (a breakpoint); false: let it run and return"`
+	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"the program's files are under other roots than yours (a container's /app): [{localRoot, remoteRoot}], longest root wins"`
+}
+
+// pathMappings is the pathMappings argument of start_debugging and
+// attach_to_process.
+type pathMappings []session.PathMapping
+
+// resolve checks the pairs and makes each localRoot absolute, as other
+// paths are, against the server's working directory.
+func (p pathMappings) resolve(s *Server) ([]session.PathMapping, error) {
+	if err := session.CheckPathMappings(p); err != nil {
+		return nil, userError("pass pathMappings as [{localRoot: \"/home/me/proj\", remoteRoot: \"/app\"}]: localRoot is your copy, remoteRoot the same files as the program sees them", "%v", err)
+	}
+	var out []session.PathMapping
+	for _, m := range p {
+		out = append(out, session.PathMapping{LocalRoot: s.absPath(m.LocalRoot), RemoteRoot: m.RemoteRoot})
+	}
+	return out, nil
 }
 
 type detachArgs struct {
@@ -166,6 +185,10 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	if err != nil {
 		return nil, err
 	}
+	mappings, err := a.PathMappings.resolve(s)
+	if err != nil {
+		return nil, err
+	}
 	extra := map[string]any{}
 	maps.Copy(extra, a.AdapterLaunchConfig)
 	maps.Copy(extra, a.DapLaunchArgs)
@@ -184,6 +207,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		StopOnEntry:       stopOnEntry,
 		BreakOnExceptions: breakOn,
 		DapLaunchArgs:     extra,
+		PathMappings:      mappings,
 	}
 	if a.Cwd != "" {
 		spec.Cwd = s.absPath(a.Cwd)
@@ -285,6 +309,10 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	if err != nil {
 		return nil, err
 	}
+	mappings, err := a.PathMappings.resolve(s)
+	if err != nil {
+		return nil, err
+	}
 	extra := maps.Clone(a.AdapterConfig)
 	if a.JustMyCode != nil {
 		if extra == nil {
@@ -310,7 +338,7 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	waitForStop := a.WaitForStop != nil && *a.WaitForStop
 	started, err := sess.Attach(ctx, session.AttachSpec{
 		Host: host, Port: int(a.Port), ProcessID: int(a.ProcessID), SourcePaths: sourcePaths,
-		StopOnEntry: stopOnEntry, BreakOnExceptions: breakOn, Extra: extra,
+		StopOnEntry: stopOnEntry, BreakOnExceptions: breakOn, Extra: extra, PathMappings: mappings,
 	}, session.WaitOptions{Wait: waitForStop, Timeout: millis(a.Timeout)})
 	if err != nil {
 		return nil, err
