@@ -17,7 +17,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -182,20 +181,29 @@ func (m *pathMap) shownPath(remote string) string {
 	return local
 }
 
-// localText rewrites the program's roots in free text (an exception's
-// stack trace) to the agent's, longest root first.
+// localText rewrites the program's paths in free text (an exception's
+// stack trace) as shownPath does: each path under a remote root, up to a
+// quote, a blank, a comma or a colon, becomes the agent's where it has the
+// file.
 func (m *pathMap) localText(text string) string {
-	pairs := append([]PathMapping(nil), m.pairs...)
-	sort.Slice(pairs, func(i, j int) bool { return len(pairs[i].RemoteRoot) > len(pairs[j].RemoteRoot) })
-	for _, p := range pairs {
-		root := strings.TrimRight(p.RemoteRoot, `/\`)
-		sep := "/"
-		if windowsRemote(p.RemoteRoot) {
-			sep = `\`
+	var b strings.Builder
+	for text != "" {
+		at, root := -1, 0
+		for _, p := range m.pairs {
+			if i := strings.Index(text, p.RemoteRoot); i >= 0 && (at < 0 || i < at) {
+				at, root = i, len(p.RemoteRoot)
+			}
 		}
-		text = strings.ReplaceAll(text, root+sep, p.LocalRoot+string(filepath.Separator))
+		if at < 0 {
+			break
+		}
+		end := at + root + strings.IndexAny(text[at+root:]+" ", "\"' \t\n,:()")
+		b.WriteString(text[:at])
+		b.WriteString(m.shownPath(text[at:end]))
+		text = text[end:]
 	}
-	return text
+	b.WriteString(text)
+	return b.String()
 }
 
 // translate rewrites the source paths in one DAP message's JSON: those in
