@@ -93,9 +93,9 @@ func (rp *remoteProgram) run(t *testing.T, argv ...string) {
 }
 
 // start starts argv in the namespace; when ready is not empty, it returns
-// once the program's stdout or stderr has a line containing it. The
-// program is killed when the test ends.
-func (rp *remoteProgram) start(t *testing.T, ready string, argv ...string) *proc.Process {
+// once the program's stdout or stderr has a line containing it, and that
+// line. The program is killed when the test ends.
+func (rp *remoteProgram) start(t *testing.T, ready string, argv ...string) (*proc.Process, string) {
 	t.Helper()
 	cmd := rp.inNamespace(argv...)
 	pr, pw := io.Pipe()
@@ -108,24 +108,25 @@ func (rp *remoteProgram) start(t *testing.T, ready string, argv ...string) *proc
 		p.Kill()
 		pw.Close()
 	})
-	seen := make(chan struct{})
+	seen := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
 		found := ready == ""
 		if found {
-			close(seen)
+			seen <- ""
 		}
 		for sc.Scan() {
 			if !found && strings.Contains(sc.Text(), ready) {
 				found = true
-				close(seen)
+				seen <- sc.Text()
 			}
 		}
 	}()
 	select {
-	case <-seen:
+	case line := <-seen:
+		return p, line
 	case <-p.Done():
 		t.Fatalf("%s ended before saying %q (exit code %d)", strings.Join(argv, " "), ready, p.ExitCode())
 	}
-	return p
+	return nil, ""
 }

@@ -291,6 +291,8 @@ type Location struct {
 	// another host) and the agent has no copy at this path; the context
 	// shown is the adapter's copy where it serves one.
 	Remote bool `json:"remote,omitempty"`
+	// SourceNote says why a remote file's lines are not shown.
+	SourceNote string `json:"sourceNote,omitempty"`
 }
 
 // Snapshot is everything an agent wants to know after a run-control call,
@@ -473,6 +475,9 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 		if l := snap.Location; r != nil {
 			c, remote, err := r.frameContext(ctx, st.frames[st.top], snapshotContextSide)
 			l.Remote = remote
+			if remote && err != nil {
+				l.SourceNote = "no copy here, and the adapter serves none; pathMappings can map its root to your copy"
+			}
 			if err == nil {
 				lines := withoutBlankLines(c.Surrounding)
 				if unseen := s.showedSource(l.File, lines, true); !again {
