@@ -67,3 +67,31 @@ func listeningPort(t *testing.T, output string) string {
 	}
 	return m[1]
 }
+
+// A mapping that names the wrong root, on Delve, which has neither
+// loadedSources nor modules: the paths it loaded come from the stack.
+func TestGoWrongMappingSaysWhatTheProgramLoaded(t *testing.T) {
+	h := newHarness(t)
+	av := testenv.RequireAdapter(t, "go")
+	gobin := testenv.RequireTool(t, "install Go from go.dev/dl", "go")
+	rp := newRemoteProgram(t, goProgram(t, "remote"), map[string]string{"limit.go": remoteOnlyGo})
+	rp.run(t, gobin, "build", "-gcflags=all=-N -l", "-o", "prog", ".")
+	_, ready := rp.start(t, "API server listening at:", av.Path, "exec", "--headless", "--accept-multiclient", "--api-version", "2",
+		"--check-go-version=false", "--listen", "127.0.0.1:0", "./prog")
+	id := h.sessionFor("go")
+	main := rp.local("main.go")
+	wrong := []map[string]any{{"localRoot": rp.Local, "remoteRoot": "/srv/wrong"}}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": main, "line": 10})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": listeningPort(t, ready), "pathMappings": wrong})
+	if warning := att.str("warning"); !strings.Contains(warning, "/srv/wrong/main.go") || !strings.Contains(warning, "matched nothing the program loaded") {
+		t.Errorf("the attach's answer names the unbound breakpoint's path: %q", warning)
+	}
+	// Stopped in the program's own code, its path is one the program loaded.
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "main.total"})
+	wantStop(t, h.ok("continue_execution", map[string]any{"sessionId": id, "timeout": 60000}), "function breakpoint", 7)
+	again := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": main, "line": 10})
+	if again["verified"] != false || !strings.Contains(again.str("warning"), remoteRoot+"/main.go") {
+		t.Errorf("set_breakpoint's answer names paths the program loaded: %v", again)
+	}
+}

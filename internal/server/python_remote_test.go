@@ -65,3 +65,26 @@ func TestPythonAttachAcrossAMountBoundary(t *testing.T) {
 		t.Errorf("the exception's stack trace names the agent's copy of app.py: %s", trace)
 	}
 }
+
+// A mapping that names the wrong root: the breakpoint's path is one the
+// program never loaded, and the answers say so, with paths it did load.
+func TestPythonWrongMappingSaysWhatTheProgramLoaded(t *testing.T) {
+	h := newHarness(t)
+	av := testenv.RequireAdapter(t, "python")
+	rp := newRemoteProgram(t, pythonProgram(t, "remote"), map[string]string{"remote_only.py": remoteOnlyPython})
+	port := freePort(t)
+	rp.start(t, "", av.Path, "-u", "-m", "debugpy", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--wait-for-client", "app.py")
+	id := h.sessionFor("python")
+	app := rp.local("app.py")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": app, "line": 7})
+	wrong := []map[string]any{{"localRoot": rp.Local, "remoteRoot": "/srv/wrong"}}
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "pathMappings": wrong})
+	warning := att.str("warning")
+	if !strings.Contains(warning, "/srv/wrong/app.py") || !strings.Contains(warning, "matched nothing the program loaded") || !strings.Contains(warning, remoteRoot+"/app.py") {
+		t.Errorf("the attach's answer names the unbound breakpoint's path and paths the program loaded: %q", warning)
+	}
+	again := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": app, "line": 8})
+	if again["verified"] != false || !strings.Contains(again.str("message")+again.str("warning"), remoteRoot+"/app.py") {
+		t.Errorf("set_breakpoint's answer says the same: %v", again)
+	}
+}

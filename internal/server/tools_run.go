@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
@@ -349,6 +350,7 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	}
 	res := runResultOf(started.Snapshot, "Attached to "+target+".")
 	res.Data = &runData{AttachConfig: started.Arguments}
+	res.Warning = sess.UnmappedNote(ctx, "")
 	return res, nil
 }
 
@@ -446,4 +448,9 @@ func describe(snap *session.Snapshot) string {
 		return "The session failed: " + snap.StateReason + "."
 	}
 	return "State: " + string(snap.State) + "."
+}
+
+// joinWarnings joins the non-empty warnings of one answer.
+func joinWarnings(warnings ...string) string {
+	return strings.Join(slices.DeleteFunc(warnings, func(w string) bool { return w == "" }), "; ")
 }
