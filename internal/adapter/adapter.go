@@ -125,8 +125,8 @@ type AttachConfig struct {
 // PathMapping pairs a source root on the agent's machine with the root the
 // program sees its files under (a container's /app).
 type PathMapping struct {
-	LocalRoot  string `json:"localRoot" jsonschema:"the root on the agent's machine (absolute, or relative to the server's working directory)"`
-	RemoteRoot string `json:"remoteRoot" jsonschema:"the same root as the program sees it (absolute: /app, C:\\app)"`
+	LocalRoot  string `json:"localRoot" jsonschema:"your copy's root"`
+	RemoteRoot string `json:"remoteRoot" jsonschema:"that root as the program sees it (/app)"`
 }
 
 // Builtin is implemented by adapters built into this binary: DAP servers

@@ -24,7 +24,7 @@ type startArgs struct {
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
-	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"when the program reports its files under other roots than yours: [{localRoot, remoteRoot}], longest root wins"`
+	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"the program reports its files under other roots than yours"`
 	shapeArgs
 }
 
@@ -94,7 +94,7 @@ type attachArgs struct {
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
 	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: let the program run and wait for its first stop (a breakpoint); false: let it run and return"`
-	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"the program's files are under other roots than yours (a container's /app): [{localRoot, remoteRoot}], longest root wins"`
+	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"the program sees its files under other roots than yours (a container's)"`
 }
 
 // pathMappings is the pathMappings argument of start_debugging and
