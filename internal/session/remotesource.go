@@ -85,7 +85,9 @@ func (r *connection) remoteContext(ctx context.Context, src *dap.Source, line, r
 }
 
 // frameContext is the source window of a frame: from the agent's file,
-// else from the adapter when the file is remote. remote says it is.
+// else from the adapter when the file is remote. remote says it is; an
+// adapter that serves no source (Delve: docs/adapter-quirks.md, delve-21)
+// leaves it remote without lines.
 func (r *connection) frameContext(ctx context.Context, f dap.StackFrame, radius int) (c SourceContext, remote bool, err error) {
 	if f.Source == nil {
 		return SourceContext{}, false, fmt.Errorf("the frame has no source")
