@@ -14,10 +14,16 @@ import (
 	"github.com/google/go-dap"
 )
 
-// remoteSources caches the text the adapter served, by path and reference.
+// remoteSources caches what the adapter answered for a source, by path
+// and reference: its lines, or why it cannot serve them (asked once).
 type remoteSources struct {
 	mu    sync.Mutex
-	files map[string][]string
+	files map[string]servedSource
+}
+
+type servedSource struct {
+	lines []string
+	err   error
 }
 
 // remoteFrames reports whether the connection's program may report files
@@ -41,6 +47,10 @@ func (r *connection) isRemote(src *dap.Source) bool {
 	if src.Path == "" {
 		return src.SourceReference > 0 || src.Name != ""
 	}
+	// Pseudo-paths ("<string>", "node:internal/…") are no files anywhere.
+	if !IsRemoteAbs(src.Path) {
+		return false
+	}
 	_, err := os.Stat(src.Path)
 	return err != nil
 }
@@ -51,25 +61,30 @@ func (r *connection) isRemote(src *dap.Source) bool {
 func (r *connection) remoteLines(ctx context.Context, src *dap.Source) ([]string, error) {
 	key := fmt.Sprintf("%d\x00%s", src.SourceReference, src.Path)
 	r.remote.mu.Lock()
-	lines, ok := r.remote.files[key]
+	served, ok := r.remote.files[key]
 	r.remote.mu.Unlock()
 	if ok {
-		return lines, nil
+		return served.lines, served.err
 	}
 	args := map[string]any{"sourceReference": src.SourceReference, "source": map[string]any{"path": src.Path, "sourceReference": src.SourceReference}}
 	var body dap.SourceResponseBody
 	if err := r.call(ctx, "source", args, &body); err != nil {
-		return nil, fmt.Errorf("the adapter cannot serve %s: %w", src.Path, err)
+		served.err = fmt.Errorf("the adapter cannot serve %s: %w", src.Path, err)
+	} else {
+		text := strings.ReplaceAll(body.Content, "\r\n", "\n")
+		served.lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	}
-	text := strings.ReplaceAll(body.Content, "\r\n", "\n")
-	lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if ctx.Err() != nil {
+		// Cut short by the caller: not the adapter's answer.
+		return served.lines, served.err
+	}
 	r.remote.mu.Lock()
 	if r.remote.files == nil {
-		r.remote.files = map[string][]string{}
+		r.remote.files = map[string]servedSource{}
 	}
-	r.remote.files[key] = lines
+	r.remote.files[key] = served
 	r.remote.mu.Unlock()
-	return lines, nil
+	return served.lines, served.err
 }
 
 // remoteContext is ReadContext for a source the adapter serves.
