@@ -100,6 +100,8 @@ type LaunchConfig struct {
 	// exception filters itself; an adapter reads it only for stops it must
 	// arrange on its own (lldb-dap offers no filter for Rust panics).
 	BreakOnExceptions string
+	// PathMappings are as in AttachConfig.
+	PathMappings []PathMapping
 }
 
 // AttachConfig is what the agent asked to attach to.
@@ -115,6 +117,16 @@ type AttachConfig struct {
 	Logger         *slog.Logger
 	// BreakOnExceptions is as in LaunchConfig.
 	BreakOnExceptions string
+	// PathMappings pair the agent's source roots with the program's, for
+	// adapters that map paths themselves (Connection.MapsPaths).
+	PathMappings []PathMapping
+}
+
+// PathMapping pairs a source root on the agent's machine with the root the
+// program sees its files under (a container's /app).
+type PathMapping struct {
+	LocalRoot  string `json:"localRoot" jsonschema:"your copy's root"`
+	RemoteRoot string `json:"remoteRoot" jsonschema:"that root as the program sees it (/app)"`
 }
 
 // Builtin is implemented by adapters built into this binary: DAP servers
@@ -264,6 +276,11 @@ type Connection struct {
 	// Cleanup releases what the adapter started (processes, temp files).
 	// It is called once, after the DAP connection has ended or been closed.
 	Cleanup func()
+	// MapsPaths: the adapter runs on the agent's machine and speaks the
+	// agent's paths, applying the path mappings itself (the built-in JVM
+	// adapter finds sources by class name under local roots), so the
+	// session must not translate its messages.
+	MapsPaths bool
 }
 
 // OutputStream is program output read from a pipe rather than from

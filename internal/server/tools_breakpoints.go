@@ -170,7 +170,7 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,
 		Anchor: bp.Anchor, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage,
-		Collect: bp.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: res.Warning, Context: res.Context,
+		Collect: bp.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: joinWarnings(res.Warning, sess.UnmappedNote(ctx, bp.File)), Context: res.Context,
 	}, nil
 }
 

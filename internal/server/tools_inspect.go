@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
@@ -130,6 +131,9 @@ type sourceResult struct {
 	Line        int                  `json:"line"`
 	LineContent string               `json:"lineContent"`
 	Surrounding []session.SourceLine `json:"surrounding"`
+	// Remote: the agent has no such file; the lines are the program's
+	// copy, served by the debug adapter.
+	Remote bool `json:"remote,omitempty"`
 }
 
 type outputArgs struct {
@@ -281,8 +285,9 @@ func (s *Server) evaluateExpression(ctx context.Context, a *evaluateArgs) (*eval
 	return &evaluateResult{Success: true, EvalResult: *res}, nil
 }
 
-func (s *Server) getSourceContext(_ context.Context, a *sourceArgs) (*sourceResult, error) {
-	if _, err := s.session(a.SessionID); err != nil {
+func (s *Server) getSourceContext(ctx context.Context, a *sourceArgs) (*sourceResult, error) {
+	sess, err := s.session(a.SessionID)
+	if err != nil {
 		return nil, err
 	}
 	if a.File == "" || a.Line <= 0 {
@@ -293,11 +298,16 @@ func (s *Server) getSourceContext(_ context.Context, a *sourceArgs) (*sourceResu
 		radius = int(*a.LinesContext)
 	}
 	file := s.absPath(a.File)
-	c, err := session.ReadContext(file, int(a.Line), radius)
+	if !filepath.IsAbs(a.File) && session.IsRemoteAbs(a.File) {
+		// A program's own path in another OS's form (a container's
+		// /app/x.py seen from Windows) stays as the program reports it.
+		file = a.File
+	}
+	c, remote, err := sess.SourceContext(ctx, file, int(a.Line), radius)
 	if err != nil {
 		return nil, userError("check the file path and that the line is inside the file", "%v", err)
 	}
-	return &sourceResult{Success: true, File: file, Line: int(a.Line), LineContent: c.LineContent, Surrounding: c.Surrounding}, nil
+	return &sourceResult{Success: true, File: file, Line: int(a.Line), LineContent: c.LineContent, Surrounding: c.Surrounding, Remote: remote}, nil
 }
 
 func (s *Server) getOutput(ctx context.Context, a *outputArgs) (*outputResult, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
@@ -23,6 +24,7 @@ type startArgs struct {
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
+	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"the program reports its files under other roots than yours"`
 	shapeArgs
 }
 
@@ -92,6 +94,24 @@ type attachArgs struct {
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
 	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: let the program run and wait for its first stop (a breakpoint); false: let it run and return"`
+	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"the program sees its files under other roots than yours (a container's)"`
+}
+
+// pathMappings is the pathMappings argument of start_debugging and
+// attach_to_process.
+type pathMappings []session.PathMapping
+
+// resolve checks the pairs and makes each localRoot absolute, as other
+// paths are, against the server's working directory.
+func (p pathMappings) resolve(s *Server) ([]session.PathMapping, error) {
+	if err := session.CheckPathMappings(p); err != nil {
+		return nil, userError("pass pathMappings as [{localRoot: \"/home/me/proj\", remoteRoot: \"/app\"}]: localRoot is your copy, remoteRoot the same files as the program sees them", "%v", err)
+	}
+	var out []session.PathMapping
+	for _, m := range p {
+		out = append(out, session.PathMapping{LocalRoot: s.absPath(m.LocalRoot), RemoteRoot: m.RemoteRoot})
+	}
+	return out, nil
 }
 
 type detachArgs struct {
@@ -166,6 +186,10 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	if err != nil {
 		return nil, err
 	}
+	mappings, err := a.PathMappings.resolve(s)
+	if err != nil {
+		return nil, err
+	}
 	extra := map[string]any{}
 	maps.Copy(extra, a.AdapterLaunchConfig)
 	maps.Copy(extra, a.DapLaunchArgs)
@@ -184,6 +208,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		StopOnEntry:       stopOnEntry,
 		BreakOnExceptions: breakOn,
 		DapLaunchArgs:     extra,
+		PathMappings:      mappings,
 	}
 	if a.Cwd != "" {
 		spec.Cwd = s.absPath(a.Cwd)
@@ -285,6 +310,10 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	if err != nil {
 		return nil, err
 	}
+	mappings, err := a.PathMappings.resolve(s)
+	if err != nil {
+		return nil, err
+	}
 	extra := maps.Clone(a.AdapterConfig)
 	if a.JustMyCode != nil {
 		if extra == nil {
@@ -310,7 +339,7 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	waitForStop := a.WaitForStop != nil && *a.WaitForStop
 	started, err := sess.Attach(ctx, session.AttachSpec{
 		Host: host, Port: int(a.Port), ProcessID: int(a.ProcessID), SourcePaths: sourcePaths,
-		StopOnEntry: stopOnEntry, BreakOnExceptions: breakOn, Extra: extra,
+		StopOnEntry: stopOnEntry, BreakOnExceptions: breakOn, Extra: extra, PathMappings: mappings,
 	}, session.WaitOptions{Wait: waitForStop, Timeout: millis(a.Timeout)})
 	if err != nil {
 		return nil, err
@@ -321,6 +350,7 @@ func (s *Server) attachToProcess(ctx context.Context, a *attachArgs) (*runResult
 	}
 	res := runResultOf(started.Snapshot, "Attached to "+target+".")
 	res.Data = &runData{AttachConfig: started.Arguments}
+	res.Warning = sess.UnmappedNote(ctx, "")
 	return res, nil
 }
 
@@ -415,4 +445,9 @@ func describe(snap *session.Snapshot) string {
 		return "The session failed: " + snap.StateReason + "."
 	}
 	return "State: " + string(snap.State) + "."
+}
+
+// joinWarnings joins the non-empty warnings of one answer.
+func joinWarnings(warnings ...string) string {
+	return strings.Join(slices.DeleteFunc(warnings, func(w string) bool { return w == "" }), "; ")
 }

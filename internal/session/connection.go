@@ -22,7 +22,11 @@ type connection struct {
 	conn   *adapter.Connection
 	// mark is the proc.MarkVar value of a launched program's processes;
 	// empty for an attach, whose program is not ours to end.
-	mark        string
+	mark string
+	// paths translates between the agent's and the program's source
+	// roots; nil without path mappings.
+	paths       *pathMap
+	remote      remoteSources // the adapter's copies of remote files
 	caps        dap.Capabilities
 	initialized chan struct{}
 	done        chan struct{} // closed when the event loop has ended

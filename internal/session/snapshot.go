@@ -287,6 +287,12 @@ type Location struct {
 	Line     int    `json:"line"`
 	Column   int    `json:"column,omitempty"`
 	Function string `json:"function,omitempty"`
+	// Remote: the file is the program's (it runs elsewhere: a container,
+	// another host) and the agent has no copy at this path; the context
+	// shown is the adapter's copy where it serves one.
+	Remote bool `json:"remote,omitempty"`
+	// SourceNote says why a remote file's lines are not shown.
+	SourceNote string `json:"sourceNote,omitempty"`
 }
 
 // Snapshot is everything an agent wants to know after a run-control call,
@@ -464,11 +470,17 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 	s.mu.Lock()
 	again := s.shownStop == st
 	s.shownStop = st
+	r := s.r
 	s.mu.Unlock()
 	if len(st.frames) > 0 {
 		snap.Location = locationOf(st)
-		if l := snap.Location; l.File != "" {
-			if c, err := ReadContext(l.File, l.Line, snapshotContextSide); err == nil {
+		if l := snap.Location; r != nil {
+			c, remote, err := r.frameContext(ctx, st.frames[st.top], snapshotContextSide)
+			l.Remote = remote
+			if remote && err != nil {
+				l.SourceNote = "no copy here, and the adapter serves none; pathMappings can map its root to your copy"
+			}
+			if err == nil {
 				lines := withoutBlankLines(c.Surrounding)
 				if unseen := s.showedSource(l.File, lines, true); !again {
 					// lineContent says the current line.

@@ -59,6 +59,9 @@ type LaunchSpec struct {
 	// ExecutableReason says why it was chosen (adapter.LaunchConfig).
 	ExecutablePath   string
 	ExecutableReason string
+	// PathMappings pair the agent's source roots with the roots the
+	// program reports (see pathmap.go).
+	PathMappings []PathMapping
 }
 
 // AttachSpec is what attach_to_process asks for.
@@ -71,11 +74,26 @@ type AttachSpec struct {
 	BreakOnExceptions string
 	Extra             map[string]any
 	Timeout           time.Duration
+	// PathMappings are as in LaunchSpec.
+	PathMappings []PathMapping
 }
 
 type startSpec struct {
 	launch *LaunchSpec
 	attach *AttachSpec
+}
+
+// pathMappings are the launch's or the attach's.
+func (s *startSpec) pathMappings() []PathMapping {
+	switch {
+	case s == nil:
+		return nil
+	case s.launch != nil:
+		return s.launch.PathMappings
+	case s.attach != nil:
+		return s.attach.PathMappings
+	}
+	return nil
 }
 
 // StartResult is the outcome of a start, attach or restart.
@@ -154,6 +172,7 @@ func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
 		Extra:             merge(s.opts.AdapterConfig, spec.DapLaunchArgs),
 		Logger:            s.log,
 		BreakOnExceptions: spec.BreakOnExceptions,
+		PathMappings:      spec.PathMappings,
 	}
 }
 
@@ -204,6 +223,7 @@ func (s *Session) Attach(ctx context.Context, spec AttachSpec, wait WaitOptions)
 		Extra:             merge(s.opts.AdapterConfig, spec.Extra),
 		Logger:            s.log,
 		BreakOnExceptions: spec.BreakOnExceptions,
+		PathMappings:      spec.PathMappings,
 	}
 	if cfg.Host == "" {
 		cfg.Host = s.opts.Host
@@ -281,6 +301,7 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	s.lastValues, s.shownLocals = nil, nil
 	since := s.gen
 	launchOutput := s.out.Cursor()
+	mappings := s.spec.pathMappings()
 	s.mu.Unlock()
 
 	fail := func(err error) (*StartResult, error) {
@@ -313,7 +334,11 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	defer cancel()
 
 	r := &connection{s: s, conn: conn, mark: mark, initialized: make(chan struct{}), done: make(chan struct{})}
-	r.client = dapc.NewClient(conn.Transport, dapc.Options{Logger: s.log, Reverse: r.reverse, AfterRead: conn.AfterRead})
+	transport := conn.Transport
+	if r.paths = newPathMap(mappings); r.paths != nil && !conn.MapsPaths {
+		transport = newMappedTransport(transport, r.paths)
+	}
+	r.client = dapc.NewClient(transport, dapc.Options{Logger: s.log, Reverse: r.reverse, AfterRead: conn.AfterRead})
 	s.mu.Lock()
 	s.r = r
 	s.mu.Unlock()

@@ -18,6 +18,7 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -192,8 +193,15 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		host = "127.0.0.1"
 	}
 	args := map[string]any{"hostName": host, "port": cfg.Port, "stopOnEntry": cfg.StopOnEntry}
-	if len(cfg.SourcePaths) > 0 {
-		args["sourcePaths"] = cfg.SourcePaths
+	// The JVM knows classes, not the program's paths: its sources are
+	// found by class name under local roots, so each mapping's localRoot
+	// is one (Connection.MapsPaths).
+	sourcePaths := slices.Clone(cfg.SourcePaths)
+	for _, m := range cfg.PathMappings {
+		sourcePaths = append(sourcePaths, m.LocalRoot)
+	}
+	if len(sourcePaths) > 0 {
+		args["sourcePaths"] = sourcePaths
 	}
 	maps.Copy(args, cfg.Extra)
 	if p, _ := args["port"].(int); p == 0 {
@@ -217,6 +225,8 @@ func (a *Adapter) start(request string, args map[string]any, command []string, l
 		AdapterID: adapterID,
 		Quirks:    quirks(),
 		Command:   command,
+		// The adapter runs here and speaks the agent's paths.
+		MapsPaths: true,
 	}, func(end io.ReadWriteCloser) { newServer(end, log).serve(context.Background()) })
 }
 

@@ -21,6 +21,15 @@ const attachDialTimeout = 10 * time.Second
 const listenHint = "start the program with `python -m debugpy --listen 127.0.0.1:5678 prog.py` " +
 	"(add --wait-for-client to hold it before its first line) and attach by host and port"
 
+// sourceReferenceMappings switch on debugpy's source references: it gives
+// a frame a sourceReference (and serves its text with the source request)
+// only when pathMappings are in use and none applies to the frame's file.
+// The session translates paths itself (session/pathmap.go), so debugpy is
+// given a root no file is under: every frame keeps the program's path and
+// gets a reference, and a file the agent has no copy of can still be
+// shown. docs/adapter-quirks.md: debugpy-14.
+var sourceReferenceMappings = []map[string]string{{"localRoot": "/.mcp-debugger-no-such-root", "remoteRoot": "/.mcp-debugger-no-such-root"}}
+
 // Attach connects to the debug adapter of a program started with
 // `python -m debugpy --listen HOST:PORT`: that port is served by debugpy's
 // own adapter, which already holds the program's pydevd connection, so no
@@ -53,6 +62,9 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		"request":         "attach",
 		"justMyCode":      true,
 		"showReturnValue": true,
+	}
+	if len(cfg.PathMappings) > 0 {
+		args["pathMappings"] = sourceReferenceMappings
 	}
 	maps.Copy(args, cfg.Extra)
 	return &adapter.Connection{

@@ -1,0 +1,3 @@
+module example.com/remote
+
+go 1.22
