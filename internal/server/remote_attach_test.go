@@ -1,0 +1,139 @@
+package server
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// These tests start each program the way README's "Debugging in a
+// container" section tells a user to, inside the container, and attach to
+// it by host and port as an agent outside would. Program and agent share
+// one file system here (same paths, no pathMappings).
+
+// lldbServer starts `lldb-server gdbserver 127.0.0.1:0 -- bin args…` and
+// returns it and the port it listens on, which it writes to the pipe
+// given by --pipe once it listens.
+func lldbServer(t *testing.T, bin string, args ...string) (*proc.Process, int) {
+	t.Helper()
+	server := testenv.RequireTool(t, "apt-get install -y lldb-22", "lldb-server", "lldb-server-22", "lldb-server-19")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := exec.Command(server, append([]string{"gdbserver", "--pipe", "3", "127.0.0.1:0", "--", bin}, args...)...)
+	cmd.ExtraFiles = []*os.File{w}
+	p, err := proc.Start(cmd)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	line, err := bufio.NewReader(r).ReadString(0)
+	port, perr := strconv.Atoi(strings.TrimRight(line, "\x00\n"))
+	if perr != nil {
+		t.Fatalf("lldb-server wrote no port (%q, %v)", line, err)
+	}
+	return p, port
+}
+
+// childrenOf lists pid's child processes.
+func childrenOf(t *testing.T, pid int) []int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children")
+	if err != nil {
+		t.Fatalf("children of %d: %v", pid, err)
+	}
+	var kids []int
+	for _, f := range strings.Fields(string(b)) {
+		n, _ := strconv.Atoi(f)
+		kids = append(kids, n)
+	}
+	return kids
+}
+
+// wantPIDGone fails the test unless pid ends within a generous bound.
+func wantPIDGone(t *testing.T, pid int, what string) {
+	t.Helper()
+	if !proc.WaitGone(pid, 30*time.Second) {
+		t.Errorf("%s (process %d) is still running", what, pid)
+	}
+}
+
+// killPID ends pid, which is no child of this process.
+func killPID(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
+
+// C under `lldb-server gdbserver HOST:PORT -- prog`: attach by host and
+// port, a breakpoint hits with locals, a step, and detach leaves the
+// program running and lldb-server gone.
+func TestRemoteAttachCThroughLLDBServer(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	src := nativeProgram(t, "c", "loop.c")
+	server, port := lldbServer(t, buildC(t, src), "wait")
+	kids := childrenOf(t, server.Pid())
+	if len(kids) != 1 {
+		t.Fatalf("lldb-server should have launched the program: children %v", kids)
+	}
+	program := kids[0]
+	t.Cleanup(func() { killPID(program) })
+
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 60000})
+	wantStop(t, att, "breakpoint", 13)
+	if att.stopFile(t) != src || att.vars("locals")["factor"] != "1" {
+		t.Errorf("the stop in the program's source, with locals: %v", att)
+	}
+	out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if !strings.Contains(out, "ready ") || strings.Contains(out, "gdb-remote") || strings.Contains(out, "SIGSTOP") {
+		t.Errorf("the program's output, without LLDB's connection report: %q", out)
+	}
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 14)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	if det := h.ok("detach_from_process", map[string]any{"sessionId": id}); det.str("state") != "stopped" {
+		t.Errorf("detach: %v", det)
+	}
+	wantPIDGone(t, server.Pid(), "lldb-server after detach")
+	if !proc.Alive(program) {
+		t.Errorf("the program should keep running after detach")
+	}
+}
+
+// detach_from_process terminateProcess ends a program served by
+// lldb-server, and lldb-server with it.
+func TestRemoteAttachCDetachTerminates(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	server, port := lldbServer(t, buildC(t, nativeProgram(t, "c", "loop.c")), "wait")
+	program := childrenOf(t, server.Pid())[0]
+	t.Cleanup(func() { killPID(program) })
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 60000})
+	if att.str("state") != "paused" {
+		t.Fatalf("attach pauses the program: %v", att)
+	}
+	h.ok("detach_from_process", map[string]any{"sessionId": id, "terminateProcess": true})
+	wantPIDGone(t, program, "the program after detach with terminateProcess")
+	wantPIDGone(t, server.Pid(), "lldb-server after detach with terminateProcess")
+}
+
+// With no gdb-remote stub at the address, the answer comes within
+// seconds and gives LLDB's reason.
+func TestRemoteAttachCNothingListening(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	port := freePort(t)
+	began := time.Now()
+	h.fail("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 60000}, "Failed to connect to 127.0.0.1:"+strconv.Itoa(port))
+	if took := time.Since(began); took > 25*time.Second {
+		t.Errorf("the failed attach took %v", took)
+	}
+}
