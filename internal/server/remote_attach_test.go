@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,10 +20,10 @@ import (
 // it by host and port as an agent outside would. Program and agent share
 // one file system here (same paths, no pathMappings).
 
-// lldbServer starts `lldb-server gdbserver 127.0.0.1:0 -- bin args…` and
-// returns it and the port it listens on, which it writes to the pipe
-// given by --pipe once it listens.
-func lldbServer(t *testing.T, bin string, args ...string) (*proc.Process, int) {
+// lldbServer starts `lldb-server gdbserver 127.0.0.1:0 target…` (target
+// is `-- prog args…` or `--attach PID`) and returns it and the port it
+// listens on, which it writes to the pipe given by --pipe once it listens.
+func lldbServer(t *testing.T, target ...string) (*proc.Process, int) {
 	t.Helper()
 	server := testenv.RequireTool(t, "apt-get install -y lldb-22", "lldb-server", "lldb-server-22", "lldb-server-19")
 	r, w, err := os.Pipe()
@@ -30,7 +31,7 @@ func lldbServer(t *testing.T, bin string, args ...string) (*proc.Process, int) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command(server, append([]string{"gdbserver", "--pipe", "3", "127.0.0.1:0", "--", bin}, args...)...)
+	cmd := exec.Command(server, append([]string{"gdbserver", "--pipe", "3", "127.0.0.1:0"}, target...)...)
 	cmd.ExtraFiles = []*os.File{w}
 	p, err := proc.Start(cmd)
 	w.Close()
@@ -79,7 +80,7 @@ func TestRemoteAttachCThroughLLDBServer(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
-	server, port := lldbServer(t, buildC(t, src), "wait")
+	server, port := lldbServer(t, "--", buildC(t, src), "wait")
 	kids := childrenOf(t, server.Pid())
 	if len(kids) != 1 {
 		t.Fatalf("lldb-server should have launched the program: children %v", kids)
@@ -113,7 +114,7 @@ func TestRemoteAttachCThroughLLDBServer(t *testing.T) {
 func TestRemoteAttachCDetachTerminates(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("c")
-	server, port := lldbServer(t, buildC(t, nativeProgram(t, "c", "loop.c")), "wait")
+	server, port := lldbServer(t, "--", buildC(t, nativeProgram(t, "c", "loop.c")), "wait")
 	program := childrenOf(t, server.Pid())[0]
 	t.Cleanup(func() { killPID(program) })
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 60000})
@@ -123,6 +124,62 @@ func TestRemoteAttachCDetachTerminates(t *testing.T) {
 	h.ok("detach_from_process", map[string]any{"sessionId": id, "terminateProcess": true})
 	wantPIDGone(t, program, "the program after detach with terminateProcess")
 	wantPIDGone(t, server.Pid(), "lldb-server after detach with terminateProcess")
+}
+
+// `lldb-server gdbserver HOST:PORT --attach PID`, for a program already
+// running: the breakpoint hits, and detach leaves the program running.
+func TestRemoteAttachCThroughLLDBServerAttached(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	src := nativeProgram(t, "c", "loop.c")
+	program := startNativeWaiter(t, buildC(t, src))
+	server, port := lldbServer(t, "--attach", strconv.Itoa(program.Pid()))
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 14})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 60000})
+	wantStop(t, att, "breakpoint", 14)
+	if l := att.vars("locals"); l["scaled"] != l["item"] {
+		t.Errorf("locals: %v", l)
+	}
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("detach_from_process", map[string]any{"sessionId": id})
+	wantPIDGone(t, server.Pid(), "lldb-server after detach")
+	if !proc.Alive(program.Pid()) {
+		t.Errorf("the program should keep running after detach")
+	}
+}
+
+// Rust under lldb-server: frame names and the toolchain's formatters work
+// as in a local attach, though LLDB learns of the program only from the stub.
+func TestRemoteAttachRustThroughLLDBServer(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	dir := nativeProgram(t, "rust")
+	build := exec.Command("cargo", "build")
+	build.Dir = dir
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("cargo build: %v\n%s", err, b)
+	}
+	server, port := lldbServer(t, "--", filepath.Join(dir, "target", "debug", "loop_rust"), "wait")
+	program := childrenOf(t, server.Pid())[0]
+	t.Cleanup(func() { killPID(program) })
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": nativeProgram(t, "rust", "src", "main.rs"), "line": 7})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 60000})
+	wantStop(t, att, "breakpoint", 7)
+	if loc := att.obj("location"); loc.str("function") != "loop_rust::weigh" {
+		t.Errorf("frame name: %v", loc)
+	}
+	stack := h.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	// The stub launched the program: the first weigh is main's loop.
+	if len(stack) != 2 || stack[1].str("name") != "loop_rust::main" || stack[1].num("line") != 18 {
+		t.Fatalf("stack: %v", stack)
+	}
+	l := h.ok("get_local_variables", map[string]any{"sessionId": id, "frameId": stack[1].num("id")}).vars("variables")
+	if !strings.Contains(l["tags"], "size=3") {
+		t.Errorf("main's locals through the formatters: %v", l)
+	}
+	h.ok("detach_from_process", map[string]any{"sessionId": id, "terminateProcess": true})
+	wantPIDGone(t, program, "the program after detach with terminateProcess")
 }
 
 // With no gdb-remote stub at the address, the answer comes within

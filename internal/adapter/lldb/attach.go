@@ -130,15 +130,22 @@ func withoutConnectReport(isNoise func(category, text string) bool) func(categor
 
 // startAttach starts lldb-dap with the attach arguments args, completed by
 // the agent's adapterConfig; exe, when known, is the program's executable,
-// whose directory holds the Rust formatters' toolchain hints.
+// whose directory decides the Rust toolchain (rust-toolchain.toml).
 func (a *Adapter) startAttach(ctx context.Context, cfg adapter.AttachConfig, args map[string]any, exe string) (*adapter.Connection, error) {
 	found, err := a.finder.find(ctx, cfg.ExecutablePath)
 	if err != nil {
 		return nil, a.unavailable(err)
 	}
 	panics := a.lang.ID == langRust && cfg.BreakOnExceptions != "none"
-	if a.lang.ID == langRust && exe != "" {
-		if cmds := rustFormatters(ctx, filepath.Dir(exe), target{kind: kindBinary, path: exe}); len(cmds) > 0 {
+	if a.lang.ID == langRust {
+		// A program behind a stub has no local directory to pick its
+		// toolchain by: the server's own directory, the agent's workspace,
+		// is the next best guess.
+		dir := "."
+		if exe != "" {
+			dir = filepath.Dir(exe)
+		}
+		if cmds := rustFormatters(ctx, dir, target{kind: kindBinary, path: exe}); len(cmds) > 0 {
 			args["initCommands"] = cmds
 		}
 	}
