@@ -65,6 +65,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 // symbols, is the attach's "program" when the agent passes one in
 // adapterConfig; without it LLDB reads the file the stub names, from the
 // stub when this machine has no file at that path.
+// docs/adapter-quirks.md: lldb-23, lldb-24.
 func (a *Adapter) attachRemote(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
 	host := cfg.Host
 	if host == "" {
@@ -103,7 +104,7 @@ const remoteCommand = "gdb-remote "
 // remoteCommand: the command's echo, then the stop it finds the program in
 // ("Process N stopped", a thread line, a "frame #0" line), which is no stop
 // of the agent's. An error ends the report and stays: it is the reason a
-// failed attach gives. docs/adapter-quirks.md: lldb-5.
+// failed attach gives. docs/adapter-quirks.md: lldb-5, lldb-23, lldb-24.
 func withoutConnectReport(isNoise func(category, text string) bool) func(category, text string) bool {
 	var inReport atomic.Bool
 	return func(category, text string) bool {

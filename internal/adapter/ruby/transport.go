@@ -30,7 +30,7 @@ const ownSeqBase = 1 << 30
 
 // transport sits between the session and rdbg and absorbs its
 // departures from DAP (docs/adapter-quirks.md: rdbg-5, rdbg-6, rdbg-8,
-// rdbg-10), documented here because the rewriting is invisible to the
+// rdbg-10, rdbg-14), documented here because the rewriting is invisible to the
 // session:
 //
 //   - A request rdbg does not know would make it close the connection: the
