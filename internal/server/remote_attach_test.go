@@ -2,9 +2,12 @@ package server
 
 import (
 	"bufio"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -293,4 +296,116 @@ func TestRemoteAttachRubyNonstop(t *testing.T) {
 		t.Errorf("the program ended after detach (exit code %d)", program.ExitCode())
 	case <-time.After(time.Second):
 	}
+}
+
+// startServing starts cmd and returns it and the first submatch of the
+// first line of its stream (its stdout or stderr pipe) that ready
+// matches: the port its debug server listens on.
+func startServing(t *testing.T, cmd *exec.Cmd, pipe func() (io.ReadCloser, error), ready *regexp.Regexp) (*proc.Process, string) {
+	t.Helper()
+	stream, err := pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	sc := bufio.NewScanner(stream)
+	for sc.Scan() {
+		if m := ready.FindStringSubmatch(sc.Text()); m != nil {
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return p, m[1]
+		}
+	}
+	t.Fatalf("%s never printed a line matching %q", cmd.Path, ready)
+	return nil, ""
+}
+
+// nodeInspect starts `node FLAG=0.0.0.0:0 src` (FLAG --inspect or
+// --inspect-brk), listening on every interface as in a container, and
+// returns it and the inspector's port.
+func nodeInspect(t *testing.T, flag, src string) (*proc.Process, string) {
+	t.Helper()
+	node := testenv.RequireTool(t, "apt-get install -y nodejs", "node")
+	cmd := exec.Command(node, flag+"=0.0.0.0:0", src)
+	cmd.Stdout = io.Discard
+	return startServing(t, cmd, cmd.StderrPipe, regexp.MustCompile(`ws://0\.0\.0\.0:(\d+)/`))
+}
+
+// Node under --inspect on every interface, attached to by this machine's
+// host name, as an agent names a compose service or another host: the
+// inspector accepts only IP addresses and "localhost" as the HTTP Host. A
+// breakpoint hits, a step, and detach leaves the program running.
+func TestRemoteAttachNodeByHostName(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := nodeProgram(t, "serve.js")
+	program, port := nodeInspect(t, "--inspect", src)
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 6})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": host, "port": port, "waitForStop": true, "timeout": 30000})
+	wantStop(t, att, "breakpoint", 6)
+	if att.stopFile(t) != src {
+		t.Errorf("the stop's path is the program's: %v", att)
+	}
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 7)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("detach_from_process", map[string]any{"sessionId": id})
+	select {
+	case <-program.Done():
+		t.Errorf("the program ended after detach (exit code %d)", program.ExitCode())
+	case <-time.After(time.Second):
+	}
+}
+
+// Node held by --inspect-brk, attached to by a non-loopback address of
+// this machine: a breakpoint in a module the program loads later (its path
+// given by the agent) binds and hits with locals, a step, and after detach
+// the program runs to its end (exit code 3).
+func TestRemoteAttachNodeInspectBrk(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("javascript")
+	program, port := nodeInspect(t, "--inspect-brk", nodeProgram(t, "loop.js"))
+	module := nodeProgram(t, "weigh.js")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": module, "line": 5})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": outwardAddress(t), "port": port, "waitForStop": true, "timeout": 30000})
+	wantStop(t, att, "breakpoint", 5)
+	if l := att.vars("locals"); att.stopFile(t) != module || l["item"] != "1" || l["factor"] != "10" {
+		t.Errorf("the stop in weigh.js, with locals: %v", att)
+	}
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 6)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("detach_from_process", map[string]any{"sessionId": id})
+	select {
+	case <-program.Done():
+		if program.ExitCode() != 3 {
+			t.Errorf("the program's exit code after detach: %d", program.ExitCode())
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("the program did not run to its end after detach")
+	}
+}
+
+// outwardAddress is an IPv4 address of this machine other than loopback,
+// as another host would reach it; loopback when it has none.
+func outwardAddress(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok && ipn.IP.To4() != nil && !ipn.IP.IsLoopback() {
+			return ipn.IP.String()
+		}
+	}
+	return "127.0.0.1"
 }
