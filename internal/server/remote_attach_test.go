@@ -409,3 +409,77 @@ func outwardAddress(t *testing.T) string {
 	}
 	return "127.0.0.1"
 }
+
+// A JVM whose JDWP agent listens on every interface without suspending
+// (address=*:PORT, suspend=n), attached to by loopback: a breakpoint in a
+// class the program loads only later binds and hits with locals, a step,
+// and detach leaves the program running (it answers the next line).
+func TestRemoteAttachJavaListeningOnAllInterfaces(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	java := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "java")
+	src := javaSource(t, "Later.java")
+	cmd := exec.Command(java, "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=*:0", src)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proc.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	port := ""
+	for line := range lines {
+		if _, rest, ok := strings.Cut(line, "Listening for transport dt_socket at address: "); ok {
+			port = rest
+		}
+		if line == "ready" {
+			break
+		}
+	}
+	if port == "" {
+		t.Fatal("the JVM printed no JDWP address before ready")
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 18})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": false})
+	if att.str("state") != "running" {
+		t.Fatalf("attach lets the program run: %v", att)
+	}
+	io.WriteString(stdin, "one\n")
+	hit := h.ok("wait_for_stop", map[string]any{"sessionId": id, "timeout": 30000})
+	wantStop(t, hit, "breakpoint", 18)
+	if l := hit.vars("locals"); hit.stopFile(t) != src || l["item"] != "1" || l["factor"] != "10" {
+		t.Errorf("the stop in Worker.weigh, with locals: %v", hit)
+	}
+	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 19)
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("detach_from_process", map[string]any{"sessionId": id})
+	io.WriteString(stdin, "two\n")
+	// The JDWP agent listens again after a detach, and says so in between.
+	for _, want := range []string{"weighed 10", "weighed 20"} {
+		select {
+		case line := <-lines:
+			if strings.HasPrefix(line, "Listening for transport") {
+				line = <-lines
+			}
+			if line != want {
+				t.Errorf("the program printed %q, want %q", line, want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the program stopped answering after detach (want %q)", want)
+		}
+	}
+}
