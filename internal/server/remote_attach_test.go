@@ -483,3 +483,37 @@ func TestRemoteAttachJavaListeningOnAllInterfaces(t *testing.T) {
 		}
 	}
 }
+
+// Go: a headless, multi-client dlv that attached itself to a running
+// program (`dlv attach PID --headless --accept-multiclient --listen …`):
+// our attach by host and port hits the breakpoint with locals, steps, and
+// detach leaves the program running under that dlv, ready for the next
+// client.
+func TestRemoteAttachGoToHeadlessDlvAttached(t *testing.T) {
+	h := newHarness(t)
+	av := testenv.RequireAdapter(t, "go")
+	id := h.sessionFor("go")
+	program, sc := startWaiter(t, exec.Command(buildGo(t, "waiter")), "ready")
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	dlv := exec.Command(av.Path, "attach", strconv.Itoa(program.Pid()), "--headless", "--accept-multiclient", "--check-go-version=false", "--listen", "127.0.0.1:0")
+	dlv.Stderr = io.Discard
+	_, port := startServing(t, dlv, dlv.StdoutPipe, regexp.MustCompile(`API server listening at: 127\.0\.0\.1:(\d+)`))
+	src := goProgram(t, "waiter", "main.go")
+	for round := range 2 {
+		h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 10})
+		att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 60000})
+		wantStop(t, att, "breakpoint", 10)
+		if att.vars("locals")["n"] == "" {
+			t.Errorf("round %d: locals after attach: %v", round, att.vars("locals"))
+		}
+		wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 11)
+		h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+		h.ok("detach_from_process", map[string]any{"sessionId": id})
+		if !proc.Alive(program.Pid()) {
+			t.Fatalf("round %d: the program should keep running after detach", round)
+		}
+	}
+}
