@@ -129,6 +129,40 @@ func TestRemoteAttachCDetachTerminates(t *testing.T) {
 	wantPIDGone(t, server.Pid(), "lldb-server after detach with terminateProcess")
 }
 
+// A program whose executable exists only where it runs (its file gone
+// here, as in a container): LLDB reads no executable from the stub, so
+// the agent names its own build of it in adapterConfig.program, and the
+// breakpoint binds and hits.
+func TestRemoteAttachCProgramFromTheAgentsBuild(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("c")
+	src := nativeProgram(t, "c", "loop.c")
+	build := buildC(t, src)
+	served := filepath.Join(t.TempDir(), "prog")
+	b, err := os.ReadFile(build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(served, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	server, port := lldbServer(t, "--", served, "wait")
+	program := childrenOf(t, server.Pid())[0]
+	t.Cleanup(func() { killPID(program) })
+	if err := os.Remove(served); err != nil {
+		t.Fatal(err)
+	}
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 13})
+	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 60000,
+		"adapterConfig": map[string]any{"program": build}})
+	wantStop(t, att, "breakpoint", 13)
+	if att.vars("locals")["factor"] != "1" {
+		t.Errorf("locals: %v", att.vars("locals"))
+	}
+	h.ok("detach_from_process", map[string]any{"sessionId": id, "terminateProcess": true})
+	wantPIDGone(t, program, "the program after detach with terminateProcess")
+}
+
 // `lldb-server gdbserver HOST:PORT --attach PID`, for a program already
 // running: the breakpoint hits, and detach leaves the program running.
 func TestRemoteAttachCThroughLLDBServerAttached(t *testing.T) {
