@@ -81,6 +81,7 @@ func (s *server) attach(req *request) (any, error) {
 // other name, a compose service's or another machine's, is refused (a
 // guard against DNS rebinding; node 20 answers "WebSockets request was
 // expected"), so it is resolved here, IPv4 first.
+// docs/adapter-quirks.md: node-20.
 func inspectorHost(ctx context.Context, host string) (string, error) {
 	if host == "localhost" || net.ParseIP(host) != nil {
 		return host, nil
