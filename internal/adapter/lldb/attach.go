@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -22,10 +24,15 @@ const attachTimeout = time.Minute
 // ptraceScope is the Yama setting that decides who may attach.
 const ptraceScope = "/proc/sys/kernel/yama/ptrace_scope"
 
-// Attach attaches a new lldb-dap to a local process by id.
+// Attach attaches a new lldb-dap to a local process by id, or to a
+// program served by a gdb-remote stub (`lldb-server gdbserver HOST:PORT --
+// prog`, gdbserver) by host and port.
 func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
 	if cfg.ProcessID == 0 {
-		return nil, errors.New("lldb-dap attaches to a local process: pass its processId (host and port are for other adapters' debug servers)")
+		if cfg.Port == 0 {
+			return nil, errors.New("lldb-dap attaches to a local process by processId, or by host and port to a program served by `lldb-server gdbserver HOST:PORT -- prog`")
+		}
+		return a.attachRemote(ctx, cfg)
 	}
 	if !proc.Alive(cfg.ProcessID) {
 		return nil, fmt.Errorf("no process %d on this machine", cfg.ProcessID)
@@ -36,10 +43,6 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 	if tracer := tracerOf(cfg.ProcessID); tracer != 0 {
 		return nil, fmt.Errorf("cannot attach to process %d: ptrace permission: it is already traced by process %d (another debugger?); a process has one tracer at a time, so detach that one first", cfg.ProcessID, tracer)
 	}
-	found, err := a.finder.find(ctx, cfg.ExecutablePath)
-	if err != nil {
-		return nil, a.unavailable(err)
-	}
 	args := map[string]any{
 		"type":        "lldb-dap",
 		"request":     "attach",
@@ -47,12 +50,104 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		"pid":         cfg.ProcessID,
 		"stopOnEntry": cfg.StopOnEntry,
 	}
+	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", cfg.ProcessID))
+	return a.startAttach(ctx, cfg, args, exe)
+}
+
+// attachRemote attaches to the program a gdb-remote stub serves at
+// cfg.Host:cfg.Port. The address goes in a `gdb-remote` attach command, not
+// in lldb-dap's "gdb-remote-hostname"/"gdb-remote-port" arguments: with
+// those, lldb-dap 22.1.8 reports the stop the stub holds the program in
+// (a freshly launched one is stopped at its first instruction) as a
+// stopped event before configurationDone, then resumes it, and that stale
+// stop reads as the first stop of the session. The command's way reports
+// nothing and behaves like an attach by pid. The executable, for its
+// symbols, is the attach's "program" when the agent passes one in
+// adapterConfig; without it LLDB reads the file the stub names, from the
+// stub when this machine has no file at that path.
+// docs/adapter-quirks.md: lldb-23, lldb-24.
+func (a *Adapter) attachRemote(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
+	host := cfg.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(cfg.Port))
+	args := map[string]any{
+		"type":           "lldb-dap",
+		"request":        "attach",
+		"name":           addr,
+		"attachCommands": []string{remoteCommand + addr},
+		"stopOnEntry":    cfg.StopOnEntry,
+		// A failed connection does not fail the attach: lldb-dap goes on
+		// waiting for a stop that cannot come, for "timeout" seconds (30
+		// by default). A stub holds its program stopped already, so its
+		// stop comes at once.
+		"timeout": remoteStopTimeout,
+	}
+	program, _ := cfg.Extra["program"].(string)
+	conn, err := a.startAttach(ctx, cfg, args, program)
+	if err != nil {
+		return nil, err
+	}
+	conn.Quirks.IsNoise = withoutConnectReport(conn.Quirks.IsNoise)
+	return conn, nil
+}
+
+// remoteStopTimeout is how many seconds lldb-dap waits for the program's
+// stop once connected to its stub.
+const remoteStopTimeout = 10
+
+// remoteCommand connects LLDB to a gdb-remote stub at the address that follows.
+const remoteCommand = "gdb-remote "
+
+// withoutConnectReport extends isNoise to what LLDB prints while it runs
+// remoteCommand: the command's echo, then the stop it finds the program in
+// ("Process N stopped", a thread line, a "frame #0" line), which is no stop
+// of the agent's. An error ends the report and stays: it is the reason a
+// failed attach gives. docs/adapter-quirks.md: lldb-5, lldb-23, lldb-24.
+func withoutConnectReport(isNoise func(category, text string) bool) func(category, text string) bool {
+	var inReport atomic.Bool
+	return func(category, text string) bool {
+		if category != "console" {
+			return false
+		}
+		t := strings.TrimSpace(text)
+		switch {
+		case strings.HasPrefix(t, "(lldb) "+remoteCommand):
+			inReport.Store(true)
+			return true
+		case inReport.Load() && strings.HasPrefix(t, "error:"):
+			inReport.Store(false)
+			return false
+		case inReport.Load():
+			if strings.HasPrefix(t, "frame #") {
+				inReport.Store(false)
+			}
+			return true
+		}
+		return isNoise(category, text)
+	}
+}
+
+// startAttach starts lldb-dap with the attach arguments args, completed by
+// the agent's adapterConfig; exe, when known, is the program's executable,
+// whose directory decides the Rust toolchain (rust-toolchain.toml).
+func (a *Adapter) startAttach(ctx context.Context, cfg adapter.AttachConfig, args map[string]any, exe string) (*adapter.Connection, error) {
+	found, err := a.finder.find(ctx, cfg.ExecutablePath)
+	if err != nil {
+		return nil, a.unavailable(err)
+	}
 	panics := a.lang.ID == langRust && cfg.BreakOnExceptions != "none"
 	if a.lang.ID == langRust {
-		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", cfg.ProcessID)); err == nil {
-			if cmds := rustFormatters(ctx, filepath.Dir(exe), target{kind: kindBinary, path: exe}); len(cmds) > 0 {
-				args["initCommands"] = cmds
-			}
+		// A program behind a stub has no local directory to pick its
+		// toolchain by: the server's own directory, the agent's workspace,
+		// is the next best guess.
+		dir := "."
+		if exe != "" {
+			dir = filepath.Dir(exe)
+		}
+		if cmds := rustFormatters(ctx, dir, target{kind: kindBinary, path: exe}); len(cmds) > 0 {
+			args["initCommands"] = cmds
 		}
 	}
 	maps.Copy(args, cfg.Extra)

@@ -109,6 +109,7 @@ var noisePrefixes = []string{
 	"Executable binary set to ",
 	"Attached to process ",
 	"Running initCommands:",
+	"Running attachCommands:",
 	"Running preRunCommands:",
 	"Running postRunCommands:",
 	"(lldb) command script import ",

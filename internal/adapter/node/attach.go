@@ -52,7 +52,11 @@ func (s *server) attach(req *request) (any, error) {
 	if args.Port == 0 {
 		return nil, errors.New("attach needs the inspector's port (node --inspect=HOST:PORT) or a processId")
 	}
-	url, err := discoverTarget(ctx, net.JoinHostPort(args.Host, strconv.Itoa(args.Port)), args.ProcessID != 0)
+	host, err := inspectorHost(ctx, args.Host)
+	if err != nil {
+		return nil, err
+	}
+	url, err := discoverTarget(ctx, net.JoinHostPort(host, strconv.Itoa(args.Port)), args.ProcessID != 0)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +74,31 @@ func (s *server) attach(req *request) (any, error) {
 		s.Event("process", map[string]any{"name": fmt.Sprintf("pid %d", args.ProcessID), "systemProcessId": args.ProcessID, "isLocalProcess": true, "startMethod": "attach"})
 	}
 	return nil, nil
+}
+
+// inspectorHost is host as Node's inspector accepts it in the HTTP Host
+// header and the WebSocket handshake: an IP address or "localhost". Any
+// other name, a compose service's or another machine's, is refused (a
+// guard against DNS rebinding; node 20 answers "WebSockets request was
+// expected"), so it is resolved here, IPv4 first.
+// docs/adapter-quirks.md: node-20.
+func inspectorHost(ctx context.Context, host string) (string, error) {
+	if host == "localhost" || net.ParseIP(host) != nil {
+		return host, nil
+	}
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return "", fmt.Errorf("resolve the inspector's host: %w", err)
+	}
+	if len(addrs) == 0 {
+		return "", fmt.Errorf("resolve the inspector's host: %s has no address", host)
+	}
+	for _, a := range addrs {
+		if a.IP.To4() != nil {
+			return a.IP.String(), nil
+		}
+	}
+	return addrs[0].String(), nil
 }
 
 // discoverTarget reads the inspector's /json/list and returns the first

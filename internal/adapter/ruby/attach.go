@@ -20,10 +20,11 @@ const attachDialTimeout = 10 * time.Second
 const openHint = "start it with `rdbg --open --host 127.0.0.1 --port 12345 -- prog.rb` (or `-c -- ruby prog.rb`) and attach by host and port"
 
 // Attach connects to a program started under `rdbg --open` on a TCP
-// port. A program held at its first line (rdbg --open without --nonstop)
-// is paused on attach. A running one is paused by rdbg before 1.6, and
-// left running from 1.6 on unless stopOnEntry asks for a pause. Its output
-// stays where it was started.
+// port. With stopOnEntry the program is paused after attaching: rdbg
+// pauses one held at its first line (rdbg --open without --nonstop), and
+// before 1.6 a running one too; from 1.6 the transport pauses a running
+// one. Without, the program runs: the transport continues past rdbg's
+// pause. Its output stays where it was started.
 //
 // The program's rdbg cannot be asked its version over DAP, so the dialect
 // is that of the rdbg found here (the usual case: the same machine and
@@ -58,7 +59,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 	args := map[string]any{"type": "rdbg", "request": "attach"}
 	maps.Copy(args, cfg.Extra)
 	mapPaths(args)
-	opts := transportOptions{dialect: d, pauseAfterConfiguration: cfg.StopOnEntry && !d.pausesOnAttach}
+	opts := transportOptions{dialect: d, pauseAfterConfiguration: cfg.StopOnEntry && !d.pausesOnAttach, resumeAttachStop: !cfg.StopOnEntry}
 	return &adapter.Connection{
 		Transport: newTransport(conn, cfg.Logger, opts),
 		Request:   "attach",

@@ -30,7 +30,7 @@ const ownSeqBase = 1 << 30
 
 // transport sits between the session and rdbg and absorbs its
 // departures from DAP (docs/adapter-quirks.md: rdbg-5, rdbg-6, rdbg-8,
-// rdbg-10), documented here because the rewriting is invisible to the
+// rdbg-10, rdbg-14), documented here because the rewriting is invisible to the
 // session:
 //
 //   - A request rdbg does not know would make it close the connection: the
@@ -51,6 +51,11 @@ const ownSeqBase = 1 << 30
 //     file's set itself and goes through untouched.
 //   - From 1.6 attach leaves a running program running; when stopOnEntry
 //     asks for a pause, the transport sends one after configurationDone.
+//   - Attach stops a program held at its first line (rdbg --open without
+//     --nonstop; before 1.6 any program): right after configurationDone
+//     rdbg reports a stop, reason "pause", that nobody asked for. Without
+//     stopOnEntry the transport continues the program and the session
+//     never sees that stop: the agent asked it to run.
 type transport struct {
 	conn      io.ReadWriteCloser
 	log       *slog.Logger
@@ -73,9 +78,12 @@ type transport struct {
 	waiters   map[int]chan response
 	stackSeqs map[int]bool
 	paused    bool
-	frameID   int                       // a frame of the current stop, 0 if none known
-	sent      map[string]map[int]string // file -> line -> condition, as rdbg has them
-	toDelete  map[string][]int          // removals waiting for a stop
+	// attachStop: configurationDone went out with resumeAttachStop and
+	// no stop has come since, nor a pause from the session.
+	attachStop bool
+	frameID    int                       // a frame of the current stop, 0 if none known
+	sent       map[string]map[int]string // file -> line -> condition, as rdbg has them
+	toDelete   map[string][]int          // removals waiting for a stop
 }
 
 // transportOptions are what the transport must know of the rdbg at the
@@ -88,6 +96,9 @@ type transportOptions struct {
 	// pauseAfterConfiguration sends a pause right after configurationDone
 	// (attach with stopOnEntry to an rdbg that does not pause on attach).
 	pauseAfterConfiguration bool
+	// resumeAttachStop continues past the stop rdbg reports on attach
+	// (attach without stopOnEntry).
+	resumeAttachStop bool
 }
 
 // response is what the transport reads of an answer to its own request.
@@ -184,6 +195,10 @@ func (t *transport) pump() {
 		switch t.observe(body) {
 		case ownAnswer:
 			continue
+		case attachStop:
+			// Not here: the pump must stay free to read the answer.
+			go t.resume()
+			continue
 		case programEnd:
 			if ev := t.exitedEvent(); ev != nil {
 				err = t.deliver(ev)
@@ -252,6 +267,9 @@ const (
 	// programEnd is rdbg's terminated event: handed on after an exited
 	// event, when the exit code can be known.
 	programEnd
+	// attachStop is the stop rdbg reports on attach, which nobody asked
+	// for: consumed, and the program continued.
+	attachStop
 )
 
 // message is the part of a DAP message the transport looks at.
@@ -263,6 +281,11 @@ type message struct {
 	RequestSeq int             `json:"request_seq"`
 	Arguments  json.RawMessage `json:"arguments"`
 	Body       json.RawMessage `json:"body"`
+}
+
+// stopBody is the part of a stopped event the transport looks at.
+type stopBody struct {
+	Reason string `json:"reason"`
 }
 
 // observe notes stops and frame ids, and says what the pump does with the
@@ -278,6 +301,13 @@ func (t *transport) observe(body []byte) verdict {
 	case m.Type == "event" && m.Event == "terminated":
 		return programEnd
 	case m.Type == "event" && m.Event == "stopped":
+		if t.attachStop {
+			t.attachStop = false
+			var b stopBody
+			if json.Unmarshal(m.Body, &b) == nil && b.Reason == "pause" {
+				return attachStop
+			}
+		}
 		t.paused, t.frameID = true, 0
 	case m.Type == "response" && t.stackSeqs[m.RequestSeq]:
 		delete(t.stackSeqs, m.RequestSeq)
@@ -363,6 +393,16 @@ func (t *transport) forward(frame, body []byte) error {
 	if !t.dialect.replacesBreakpoints {
 		t.track(m)
 	}
+	switch {
+	case m.Command == "configurationDone" && t.resumeAttachStop:
+		t.mu.Lock()
+		t.attachStop = true
+		t.mu.Unlock()
+	case m.Command == "pause":
+		t.mu.Lock()
+		t.attachStop = false
+		t.mu.Unlock()
+	}
 	if err := t.write(frame); err != nil {
 		return err
 	}
@@ -375,6 +415,15 @@ func (t *transport) forward(frame, body []byte) error {
 		}
 	}
 	return nil
+}
+
+// resume continues the program past the stop rdbg reported on attach.
+func (t *transport) resume() {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	if _, err := t.request("continue", map[string]any{"threadId": mainThread}, nil); err != nil {
+		t.log.Warn("rdbg: continue after attaching", "err", err)
+	}
 }
 
 // mainThread is the id rdbg gives the program's main thread (its pause

@@ -256,6 +256,46 @@ func TestTransportPausesAfterConfiguration(t *testing.T) {
 	}
 }
 
+// Attaching without stopOnEntry to a program rdbg holds at its first
+// line: the pause rdbg reports after configurationDone is continued by the
+// transport and never reaches the session; later stops do.
+func TestTransportResumesTheAttachStop(t *testing.T) {
+	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.6.3"), resumeAttachStop: true})
+	f.send("configurationDone", nil)
+	done := f.rdbgReads()
+	wantRequest(t, done, "configurationDone")
+	f.answer(done, nil)
+	if r := f.sessionReads(); r["command"] != "configurationDone" {
+		t.Fatalf("want configurationDone's answer, got %v", r)
+	}
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	cont := f.rdbgReads()
+	wantRequest(t, cont, "continue")
+	if cont["seq"].(float64) < ownSeqBase {
+		t.Fatalf("the continue must be the transport's own request: %v", cont)
+	}
+	f.answer(cont, nil)
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
+	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
+		t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
+	}
+}
+
+// A pause the session asks for is its own, even as the first stop.
+func TestTransportKeepsAnAskedPause(t *testing.T) {
+	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.6.3"), resumeAttachStop: true})
+	f.send("configurationDone", nil)
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.send("pause", map[string]any{"threadId": 1})
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	if ev := f.sessionReads(); ev["event"] != "stopped" {
+		t.Fatalf("the asked-for pause reaches the session; got %v", ev)
+	}
+}
+
 // Without the option configurationDone goes alone.
 func TestTransportSendsNoPauseUnasked(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.6.3")})
