@@ -90,12 +90,24 @@ func (ix *indexer) add(e *event, at span) {
 	case "end":
 		r.Exit, r.EndType, r.EndMsg = e.Exit, e.Type, e.Msg
 		if e.Type != "" && r.failure == nil {
-			r.failure = ix.escaped
-			if r.failure == nil || r.failure.Type != e.Type {
-				r.failure = ix.active[th]
-			}
+			r.failure = ix.uncaught(e, th)
 		}
 	}
+}
+
+// uncaught is the exception that ended the program: the one that left
+// the user's outermost call, else the one on its way, else the calls
+// still open at the end (a recorder that lost its tracing at a
+// RecursionError: sys.settrace is turned off when the limit is reached
+// in its trace function).
+func (ix *indexer) uncaught(end *event, th string) *exception {
+	if x := ix.escaped; x != nil && x.Type == end.Type {
+		return x
+	}
+	if x := ix.active[th]; x != nil && x.Type == end.Type {
+		return x
+	}
+	return &exception{Type: end.Type, Msg: end.Msg, stack: slices.Clone(ix.stacks[th]), lines: map[int]int{}, before: slices.Clone(ix.recent)}
 }
 
 func (ix *indexer) call(e *event, at span, th string) {

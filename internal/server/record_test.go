@@ -235,3 +235,44 @@ func strs(v any) []string {
 	}
 	return out
 }
+
+// A RecursionError reaches the recorder's own callbacks too: the program
+// must still end as it would (its traceback free of the recorder), and the
+// report must still show the recursing calls, with the middle counted.
+func TestRecordARecursionErrorKeepsTheRecursingPath(t *testing.T) {
+	h := newHarness(t)
+	testenv.RequireAdapter(t, "python")
+	pythons := []string{findPython(t, func(minor int) bool { return minor < 12 }), findPython(t, func(minor int) bool { return minor >= 12 })}
+	for _, python := range pythons {
+		if python == "" {
+			continue
+		}
+		res, rep := h.record(map[string]any{"scriptPath": recordProgram(t, "deep.py"), "executablePath": python})
+		t.Run(rep.str("mechanism"), func(t *testing.T) {
+			if !strings.HasPrefix(rep.str("outcome"), "uncaught RecursionError: maximum recursion depth exceeded") {
+				t.Errorf("outcome: %v", rep["outcome"])
+			}
+			path := rep.list("path")
+			if len(path) < 4 || rep.num("pathLeftOut") < 100 || !strings.HasPrefix(path[len(path)-1].str("call"), "deep.depth") {
+				t.Errorf("the recursing path, its middle counted: %v (left out %v)", rep["path"], rep["pathLeftOut"])
+			}
+			out := allOutput(h, res.str("sessionId"))
+			if !strings.Contains(out, "RecursionError") || strings.Contains(out, "mcp_debugger_recorder") {
+				t.Errorf("the program's traceback, without the recorder: %s", out)
+			}
+		})
+	}
+}
+
+// allOutput reads all of a session's output, page by page.
+func allOutput(h *harness, id string) string {
+	var out strings.Builder
+	for since := 0; ; {
+		page := h.ok("get_output", map[string]any{"sessionId": id, "since": since, "maxBytes": 1 << 20})
+		if len(page.list("entries")) == 0 {
+			return out.String()
+		}
+		out.WriteString(page.outputText("entries"))
+		since = page.num("nextSince")
+	}
+}

@@ -470,14 +470,22 @@ def _monitoring(rec):
                 mon.set_local_events(tool, code, ev.LINE)
         return info
 
+    # Every callback catches what it raises, which would surface in the
+    # program, except a RecursionError: the program is at its recursion
+    # limit, and swallowing the error there can leave a recursion through
+    # generators running for ever (seen on 3.12). It reaches the program as
+    # it would have a frame later; main() leaves our frame out of the
+    # traceback it prints.
     def on_start(code, offset):
-        info = user(code)
-        if info is False:
-            return DISABLE
         try:
+            info = user(code)
+            if info is False:
+                return DISABLE
             cid = rec.call(getframe(1), info)
             if info[3]:
                 seen_by_call[cid] = {}
+        except RecursionError:
+            raise
         except Exception:
             pass
 
@@ -485,9 +493,14 @@ def _monitoring(rec):
         info = codes.get(code)
         if not info:
             return DISABLE
-        cid = suspended.pop(id(getframe(1)), None)
-        if cid is not None:
-            rec.stack()[0].append(cid)
+        try:
+            cid = suspended.pop(id(getframe(1)), None)
+            if cid is not None:
+                rec.stack()[0].append(cid)
+        except RecursionError:
+            raise
+        except Exception:
+            pass
 
     def on_return(code, offset, value):
         info = codes.get(code)
@@ -503,6 +516,8 @@ def _monitoring(rec):
                 rec.changes(cid, frame, seen_by_call.pop(cid, {}))
             if not info[2]:
                 rec.ret(cid, value, frame.f_lineno)
+        except RecursionError:
+            raise
         except Exception:
             pass
 
@@ -510,9 +525,14 @@ def _monitoring(rec):
         info = codes.get(code)
         if not info:
             return DISABLE
-        stack, _ = rec.stack()
-        if stack:
-            suspended[id(getframe(1))] = stack.pop()
+        try:
+            stack, _ = rec.stack()
+            if stack:
+                suspended[id(getframe(1))] = stack.pop()
+        except RecursionError:
+            raise
+        except Exception:
+            pass
 
     def on_raise(code, offset, exc):
         if not codes.get(code):
@@ -522,6 +542,8 @@ def _monitoring(rec):
             if stack:
                 tb = exc.__traceback__
                 rec.exc(stack[-1], exc, getframe(1).f_lineno, tb is None or tb.tb_next is None)
+        except RecursionError:
+            raise
         except Exception:
             pass
 
@@ -530,10 +552,15 @@ def _monitoring(rec):
         # catch is written at the next LINE event, where settrace sees it.
         if not codes.get(code):
             return
-        stack, _ = rec.stack()
-        if stack:
-            catching[stack[-1]] = exc
-            mon.set_local_events(tool, code, ev.LINE)
+        try:
+            stack, _ = rec.stack()
+            if stack:
+                catching[stack[-1]] = exc
+                mon.set_local_events(tool, code, ev.LINE)
+        except RecursionError:
+            raise
+        except Exception:
+            pass
 
     def on_unwind(code, offset, exc):
         info = codes.get(code)
@@ -548,22 +575,29 @@ def _monitoring(rec):
             if info[3]:
                 rec.changes(cid, frame, seen_by_call.pop(cid, {}))
             rec.unwind(cid, exc, frame.f_lineno)
+        except RecursionError:
+            raise
         except Exception:
             pass
 
     def on_line(code, line):
-        stack, _ = rec.stack()
-        if not stack:
-            return
-        cid = stack[-1]
-        exc = catching.pop(cid, None)
-        if exc is not None:
-            rec.catch(cid, exc, line)
-            if not codes[code][3]:
-                mon.set_local_events(tool, code, 0)
+        try:
+            stack, _ = rec.stack()
+            if not stack:
                 return
-        if codes[code][3]:
-            rec.line(cid, getframe(1), line, seen_by_call.setdefault(cid, {}))
+            cid = stack[-1]
+            exc = catching.pop(cid, None)
+            if exc is not None:
+                rec.catch(cid, exc, line)
+                if not codes[code][3]:
+                    mon.set_local_events(tool, code, 0)
+                    return
+            if codes[code][3]:
+                rec.line(cid, getframe(1), line, seen_by_call.setdefault(cid, {}))
+        except RecursionError:
+            raise
+        except Exception:
+            pass
 
     for event, callback in ((ev.PY_START, on_start), (ev.PY_RESUME, on_resume), (ev.PY_RETURN, on_return),
                             (ev.PY_YIELD, on_yield), (ev.RAISE, on_raise), (ev.EXCEPTION_HANDLED, on_handled),
@@ -632,7 +666,10 @@ def main():
         tb = e.__traceback__
         while tb is not None and not rec.is_user(tb.tb_frame.f_code.co_filename):
             tb = tb.tb_next
-        traceback.print_exception(type(e), e, tb)
+        report = traceback.TracebackException(type(e), e, tb)
+        report.stack = traceback.StackSummary.from_list(
+            [f for f in report.stack if f.filename != os.path.abspath(__file__)])
+        print("".join(report.format()), end="", file=sys.stderr)
         exit_code, uncaught = 1, e
     stop()
     sys.stdout.flush()
