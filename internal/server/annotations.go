@@ -36,6 +36,8 @@ var traits = map[string]toolTraits{
 	"attach_to_process":        {title: "Attach to a process"},
 	"detach_from_process":      {title: "Detach from the process"},
 	"debug_test":               {title: "Debug a test"},
+	"record":                   {title: "Record a run"},
+	"query_recording":          {title: "Query a recording", readOnly: true},
 	"continue_execution":       {title: "Continue"},
 	"step_over":                {title: "Step over"},
 	"step_into":                {title: "Step into"},

@@ -48,7 +48,8 @@ func TestToolAnnotationsLetClientsAutoApproveReads(t *testing.T) {
 			t.Errorf("%s has no title", tool.Name)
 		}
 		reads := strings.HasPrefix(tool.Name, "get_") || strings.HasPrefix(tool.Name, "list_") ||
-			tool.Name == "read_memory" || tool.Name == "disassemble" || tool.Name == "wait_for_stop"
+			tool.Name == "read_memory" || tool.Name == "disassemble" || tool.Name == "wait_for_stop" ||
+			tool.Name == "query_recording"
 		readOnly := tool.Annotations != nil && tool.Annotations.ReadOnlyHint
 		if reads != readOnly {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, readOnly)

@@ -108,6 +108,7 @@ func New(opts Options) *Server {
 	s.addTraceFunctionTool()
 	s.addBreakOnChangeTool()
 	s.addDebugTestTool()
+	s.addRecordTools()
 	s.addSetVariableTool()
 	s.addJavaTools()
 	s.addOutputResource()

@@ -83,7 +83,7 @@ type clearBreakpointsResult struct {
 
 func (s *Server) addBreakpointTools() {
 	addTool(s, "set_breakpoint",
-		"Set a breakpoint: on file+line, on the line containing `statement`, or on a `function`. Optional condition, hitCondition, logMessage (a logpoint: prints, does not stop). Works before or during the run.",
+		"Set a breakpoint: on file+line, on the line containing `statement`, or on a `function`. Optional condition, hitCondition, logMessage (a logpoint: prints, does not stop).",
 		s.setBreakpoint)
 	addTool(s, "list_breakpoints",
 		"List breakpoints with whether the debugger verified them and where it put them.",

@@ -33,7 +33,7 @@ type shareArgs struct {
 
 func (s *Server) addExposeTools() {
 	addTool(s, "expose_session",
-		"Serve a debug session over DAP on a loopback TCP port so a person's IDE (VS Code, nvim-dap) can attach and watch the same stop. Read-only unless allowControl. Returns the port and a launch.json snippet.",
+		"Serve a debug session over DAP on a loopback TCP port so a person's IDE (VS Code, nvim-dap) can attach and watch the same stop. Read-only unless allowControl.",
 		s.exposeSession)
 	addTool(s, "unexpose_session",
 		"Stop serving a session to IDEs; attached IDEs are disconnected, the session goes on.",

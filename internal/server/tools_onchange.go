@@ -31,7 +31,7 @@ type breakOnChangeResult struct {
 
 func (s *Server) addBreakOnChangeTool() {
 	addTool(s, "break_on_change",
-		"Run until a value changes and stop there: answers 'which line changed this?'. Uses a data breakpoint where the debugger has one for the expression and hardware watchpoints work on this host (probed once); otherwise single-steps (into calls), comparing the value in the same frame after each step, bounded by maxSteps and timeout, and methodReason says why. Returns from, to, the line that changed it (changedBy), method and the stop snapshot.",
+		"Run until a value changes and stop there. Uses a data breakpoint where the debugger has one for the expression and hardware watchpoints work on this host (probed once); otherwise single-steps (into calls), comparing the value in the same frame after each step, bounded by maxSteps and timeout, and methodReason says why.",
 		s.breakOnChange)
 }
 

@@ -157,7 +157,7 @@ func (s *Server) addSessionTools() {
 		"Create a debug session for a language. Then set breakpoints and call start_debugging (or attach_to_process). Returns sessionId.",
 		s.createSession)
 	addTool(s, "list_supported_languages",
-		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not. With check: true, also debug a tiny program per language and say whether that works here (seconds; nothing is cached).",
+		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not. With check: true, also debug a tiny program per language and say whether that works here.",
 		s.listLanguages)
 	addTool(s, "list_debug_sessions",
 		"List open debug sessions with their state, last stop and exit code.",

@@ -92,6 +92,8 @@ type Session struct {
 	log     *slog.Logger
 	out     *OutputBuffer
 	trace   *TraceBuffer
+	// recs are the runs record made in this session (record.go).
+	recs recordings
 	// launches counts the programs the session has launched; each run's
 	// processes carry a mark of their own (proc.RunMark).
 	launches atomic.Int64
@@ -297,6 +299,7 @@ func (s *Session) Close() {
 	if r != nil {
 		r.shutdown(!attached)
 	}
+	s.recs.remove()
 	s.mu.Lock()
 	if s.state != StateStopped {
 		s.setStateLocked(StateStopped, "session closed")

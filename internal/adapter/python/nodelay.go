@@ -104,9 +104,10 @@ var (
 
 // scriptFiles are the scripts that run as files rather than with -c: the
 // debuggee shim, whose file name matters, deps.py, which re-executes
-// itself, and the pytest plugin, which pytest imports.
+// itself, the pytest plugin, which pytest imports, and the recorder, whose
+// directory tells its frames from the user's.
 func scriptFiles() map[string]string {
-	return map[string]string{debuggeeShimName: debuggeeShim, depsScriptName: depsScript, pytestPluginFile: pytestPlugin}
+	return map[string]string{debuggeeShimName: debuggeeShim, depsScriptName: depsScript, pytestPluginFile: pytestPlugin, recorderFile: recorderScript}
 }
 
 // installScripts writes the script files under root, once per content: the

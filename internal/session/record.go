@@ -1,0 +1,105 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/recording"
+)
+
+// Recorded is a recorded run the session keeps until it closes.
+type Recorded struct {
+	ID     string
+	Result adapter.RecordResult
+	// Elapsed is how long the recorded run took, start to end.
+	Elapsed time.Duration
+	*recording.Recording
+}
+
+// recordings are a session's recorded runs: their files live in a
+// temporary directory of the session's, removed when it closes.
+type recordings struct {
+	mu   sync.Mutex
+	dir  string
+	byID map[string]*Recorded
+	n    int
+}
+
+// Record runs cfg's program under the language's recorder and opens the
+// recording. The program's output goes to the session's output buffer.
+func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Recorded, error) {
+	rec, ok := s.adapter.(adapter.Recorder)
+	if !ok {
+		return nil, errorf("record supports the languages whose adapters have a recorder (Python); use start_debugging with trace_function here",
+			"%s has no recorder", s.Language.ID)
+	}
+	id, file, err := s.recs.newFile(s.ID)
+	if err != nil {
+		return nil, err
+	}
+	cfg.EventsFile = file
+	cfg.Output = outputWriter{s.out}
+	cfg.Logger = s.log
+	began := time.Now()
+	res, err := rec.Record(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recording.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	done := &Recorded{ID: id, Result: *res, Elapsed: time.Since(began), Recording: r}
+	s.recs.mu.Lock()
+	s.recs.byID[id] = done
+	s.recs.mu.Unlock()
+	return done, nil
+}
+
+// Recorded finds one of the session's recordings.
+func (s *Session) Recorded(id string) (*Recorded, bool) {
+	s.recs.mu.Lock()
+	defer s.recs.mu.Unlock()
+	r, ok := s.recs.byID[id]
+	return r, ok
+}
+
+// newFile names the next recording after the session (ids are unique
+// across sessions) and its file, making the directory on first use.
+func (rs *recordings) newFile(session string) (id, file string, err error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.dir == "" {
+		if rs.dir, err = proc.MkdirTemp("record"); err != nil {
+			return "", "", fmt.Errorf("recording: %w", err)
+		}
+		rs.byID = map[string]*Recorded{}
+	}
+	rs.n++
+	id = fmt.Sprintf("%s-rec%d", session[:min(len(session), 8)], rs.n)
+	return id, filepath.Join(rs.dir, fmt.Sprintf("%d.jsonl", rs.n)), nil
+}
+
+// remove deletes the recordings' files.
+func (rs *recordings) remove() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.dir != "" {
+		os.RemoveAll(rs.dir)
+		rs.dir, rs.byID = "", nil
+	}
+}
+
+// outputWriter appends a recorded program's output to the session's.
+type outputWriter struct{ b *OutputBuffer }
+
+func (w outputWriter) Write(p []byte) (int, error) {
+	w.b.Append("stdout", string(p))
+	return len(p), nil
+}
