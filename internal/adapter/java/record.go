@@ -243,6 +243,9 @@ func (a *Adapter) recordRun(ctx context.Context, lc *launchConfig, cfg adapter.R
 		return 0, err
 	}
 	rec := newRecorder(vm, lc, patterns, cfg.Lines, log)
+	for _, dir := range cfg.Include {
+		rec.source.addRoot(dir)
+	}
 	log.add(recEvent{K: "start", Lang: languageID, Pid: j.p.Pid(), Version: 1, Cwd: lc.Cwd, Argv: lc.command(), Runtime: "java " + a.version(ctx, javaPath)})
 	if err := rec.request(ctx); err != nil {
 		return 0, err

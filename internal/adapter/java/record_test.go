@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -53,7 +54,9 @@ func ordersProgram(t *testing.T) string {
 func record(t *testing.T, cfg adapter.RecordConfig) *recording {
 	t.Helper()
 	testenv.RequireAdapter(t, languageID)
-	cfg.Program = ordersProgram(t)
+	if cfg.Program == "" {
+		cfg.Program = ordersProgram(t)
+	}
 	cfg.EventsFile = filepath.Join(t.TempDir(), "events.jsonl")
 	var out bytes.Buffer
 	cfg.Output = &out
@@ -309,5 +312,40 @@ func TestRecordJavaGapPastMaxEvents(t *testing.T) {
 	}
 	if r.events[0].K != "start" || r.events[len(r.events)-1].K != "end" {
 		t.Fatalf("start and end must be kept:\n%s", r)
+	}
+}
+
+// TestRecordJavaClassFileAndMainClass: a compiled package is recorded
+// when the program is its main class's file and when it is the class's
+// name run from the class directory; calls across its classes are there
+// with their arguments, and Include makes its sources the calls' files.
+func TestRecordJavaClassFileAndMainClass(t *testing.T) {
+	javac := testenv.RequireTool(t, "scripts/install-adapters.sh java", "javac")
+	_, file, _, _ := runtime.Caller(0)
+	src := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "java", "src")
+	classes := t.TempDir()
+	out, err := exec.Command(javac, "-g", "-d", classes,
+		filepath.Join(src, "com", "example", "App.java"), filepath.Join(src, "com", "example", "Scale.java"), filepath.Join(src, "com", "example", "Point.java")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	for _, cfg := range []adapter.RecordConfig{
+		{Program: filepath.Join(classes, "com", "example", "App.class"), Include: []string{src}},
+		{Program: "com.example.App", Cwd: classes},
+	} {
+		r := record(t, cfg)
+		if r.result.ExitCode != 5 || *r.events[len(r.events)-1].Exit != 5 {
+			t.Fatalf("%s: exit %d, want 5", cfg.Program, r.result.ExitCode)
+		}
+		weighs := r.calls("com.example.Scale.weigh")
+		if len(weighs) != 5 || fmt.Sprint(weighs[0].Args) != "[[item 3] [factor 10]]" || r.returned(weighs[0].ID) != "30" {
+			t.Fatalf("%s: weigh calls %+v", cfg.Program, weighs)
+		}
+		if *weighs[0].P != r.one("com.example.App.main").ID {
+			t.Fatalf("%s: weigh's caller %d is not main", cfg.Program, *weighs[0].P)
+		}
+		if cfg.Include != nil && weighs[0].File != filepath.Join(src, "com", "example", "Scale.java") {
+			t.Fatalf("weigh's file %q", weighs[0].File)
+		}
 	}
 }
