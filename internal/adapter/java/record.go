@@ -26,26 +26,34 @@ const recordMechanism = "JDWP method entry/exit and exception events"
 // finds the user's packages.
 const maxScannedClassFiles = 20_000
 
-// Record runs the program under the JVM's debug agent with method entry,
-// method exit (with its return value) and exception events for the
-// user's own classes only, and writes them as docs/recording-format.md
-// describes. UseRepr is not honoured: running toString would need an
-// invocation on the recorded thread, whose own method events the
-// recorder would then have to answer while it waits for the invocation.
+// Record runs the program (or a JUnit test class, as debug_test does)
+// under the JVM's debug agent with method entry, method exit (with its
+// return value) and exception events for the user's own classes only,
+// and writes them as docs/recording-format.md describes. UseRepr is not
+// honoured: running toString would need an invocation on the recorded
+// thread, whose own method events the recorder would then have to answer
+// while it waits for the invocation.
 func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapter.RecordResult, error) {
-	if cfg.Test != nil {
-		return nil, errors.New("recording a JUnit run is not supported for Java yet: record the test's main class, or use debug_test")
-	}
 	java, err := findJava(ctx, a.machine, cfg.ExecutablePath)
 	if err != nil {
 		return nil, err
 	}
-	lc, cleanup, err := recordLaunch(ctx, java.path, cfg)
+	run := recordLaunch
+	runner := ""
+	if cfg.Test != nil {
+		run, runner = a.testLaunch, "junit"
+	}
+	lc, cleanup, err := run(ctx, java.path, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	patterns := userClassPatterns(lc, cfg.Include)
+	mainClass := lc.MainClass
+	if cfg.Test != nil {
+		// The console launcher is JUnit's, not the user's.
+		mainClass = ""
+	}
+	patterns := userClassPatterns(mainClass, append(slices.Clone(lc.ClassPaths), cfg.Include...))
 	if len(patterns) == 0 {
 		return nil, errors.New("found no classes of the program's own to record (record a .java or .class file, or a main class with classPaths)")
 	}
@@ -53,14 +61,22 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
-	code, err := a.recordRun(ctx, lc, cfg, patterns, log, java.path)
+	var output strings.Builder
+	if cfg.Test != nil {
+		cfg.Output = teeWriter(cfg.Output, &output)
+	}
+	code, err := a.recordRun(ctx, lc, cfg, patterns, log, java.path, func() {
+		if cfg.Test != nil {
+			writeTestEvents(log, output.String(), cfg.Test.Path)
+		}
+	})
 	if cerr := log.close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &adapter.RecordResult{ExitCode: code, Runtime: "java: " + java.path + " " + a.version(ctx, java.path), Mechanism: recordMechanism}, nil
+	return &adapter.RecordResult{ExitCode: code, Runtime: "java: " + java.path + " " + a.version(ctx, java.path), Runner: runner, Mechanism: recordMechanism}, nil
 }
 
 // recordLaunch resolves the program as the Java adapter's launch does
@@ -127,12 +143,12 @@ func compileSingleFile(ctx context.Context, javaPath, src string) (string, error
 // "pkg.*" for each package with classes in the class path's directories
 // (jars are dependencies) or in Include, and "Name" and "Name$*" for a
 // class of the default package. The JDK and Kotlin's runtime never count.
-func userClassPatterns(lc *launchConfig, include []string) []string {
+func userClassPatterns(mainClass string, paths []string) []string {
 	classes := map[string]bool{}
-	if lc.MainClass != "" {
-		classes[lc.MainClass] = true
+	if mainClass != "" {
+		classes[mainClass] = true
 	}
-	for _, dir := range append(slices.Clone(lc.ClassPaths), include...) {
+	for _, dir := range paths {
 		collectClasses(dir, classes)
 	}
 	var packages, topLevel []string
@@ -221,7 +237,7 @@ func compactPackages(pkgs []string) []string {
 // recordRun starts the JVM suspended, asks for the recording's events,
 // lets the program run to its end while the recorder writes, and returns
 // the exit code.
-func (a *Adapter) recordRun(ctx context.Context, lc *launchConfig, cfg adapter.RecordConfig, patterns []string, log *eventLog, javaPath string) (int, error) {
+func (a *Adapter) recordRun(ctx context.Context, lc *launchConfig, cfg adapter.RecordConfig, patterns []string, log *eventLog, javaPath string, beforeEnd func()) (int, error) {
 	out := cfg.Output
 	if out == nil {
 		out = io.Discard
@@ -257,9 +273,14 @@ func (a *Adapter) recordRun(ctx context.Context, lc *launchConfig, cfg adapter.R
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("recording the JVM: %w", err)
 	}
-	<-j.p.Done()
+	select {
+	case <-j.p.Done():
+	case <-ctx.Done():
+		return 0, fmt.Errorf("waiting for the recorded JVM to exit: %w", ctx.Err())
+	}
 	j.drain()
 	code := j.p.ExitCode()
+	beforeEnd()
 	rec.end(code)
 	return code, nil
 }

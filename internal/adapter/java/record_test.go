@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,21 +21,23 @@ import (
 
 // recorded is one line of a recording, as the server reads it.
 type recorded struct {
-	K      string     `json:"k"`
-	ID     int        `json:"id"`
-	P      *int       `json:"p"`
-	Fn     string     `json:"fn"`
-	File   string     `json:"file"`
-	Line   int        `json:"line"`
-	Args   [][]string `json:"args"`
-	V      *string    `json:"v"`
-	Type   string     `json:"type"`
-	Msg    *string    `json:"msg"`
-	Raised *bool      `json:"raised"`
-	N      any        `json:"n"`
-	First  int        `json:"first"`
-	Last   int        `json:"last"`
-	Exit   *int       `json:"exit"`
+	K       string     `json:"k"`
+	ID      int        `json:"id"`
+	P       *int       `json:"p"`
+	Fn      string     `json:"fn"`
+	File    string     `json:"file"`
+	Line    int        `json:"line"`
+	Args    [][]string `json:"args"`
+	V       *string    `json:"v"`
+	Type    string     `json:"type"`
+	Msg     *string    `json:"msg"`
+	Raised  *bool      `json:"raised"`
+	N       any        `json:"n"`
+	First   int        `json:"first"`
+	Last    int        `json:"last"`
+	Exit    *int       `json:"exit"`
+	Name    string     `json:"name"`
+	Outcome string     `json:"outcome"`
 }
 
 // recording is a run's events with helpers to find them.
@@ -347,5 +350,97 @@ func TestRecordJavaClassFileAndMainClass(t *testing.T) {
 		if cfg.Include != nil && weighs[0].File != filepath.Join(src, "com", "example", "Scale.java") {
 			t.Fatalf("weigh's file %q", weighs[0].File)
 		}
+	}
+}
+
+// junitConsole is where Debian's junit5 package puts the JUnit console
+// launcher, which holds the Jupiter API the tests compile against.
+const junitConsole = "/usr/share/java/junit-platform-console-standalone.jar"
+
+// builtMavenProject copies testdata/java/maven to a temp dir and builds it
+// as Maven leaves it: target/classes, target/test-classes and the
+// dependency's jar in target/dependency.
+func builtMavenProject(t *testing.T) string {
+	t.Helper()
+	javac := testenv.RequireTool(t, "scripts/install-adapters.sh java", "javac")
+	jar := testenv.RequireTool(t, "scripts/install-adapters.sh java", "jar")
+	if _, err := os.Stat(junitConsole); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s missing: apt-get install -y junit5", junitConsole)
+		}
+		t.Skipf("%s missing: apt-get install -y junit5", junitConsole)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	javaData := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "java")
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join(javaData, "maven"))); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, args ...string) {
+		if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		}
+	}
+	depClasses := t.TempDir()
+	run(javac, "-g", "-d", depClasses, filepath.Join(javaData, "maven-dep", "com", "example", "pricing", "Rates.java"))
+	depJar := filepath.Join(root, "target", "dependency", "pricing-1.0.jar")
+	if err := os.MkdirAll(filepath.Dir(depJar), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(jar, "--create", "--file", depJar, "-C", depClasses, ".")
+	classes := filepath.Join(root, "target", "classes")
+	run(javac, "-g", "-d", classes, "-cp", depJar, filepath.Join(root, "src", "main", "java", "com", "example", "shop", "Checkout.java"))
+	tests, _ := filepath.Glob(filepath.Join(root, "src", "test", "java", "com", "example", "shop", "*.java"))
+	run(javac, append([]string{"-g", "-d", filepath.Join(root, "target", "test-classes"), "-cp", strings.Join([]string{classes, depJar, junitConsole}, ":")}, tests...)...)
+	return root
+}
+
+// TestRecordJavaJUnitFailingTest: a JUnit class recorded as debug_test
+// runs it has a test event per test, the failing one with JUnit's
+// message; the failing test's calls into the project's code are there
+// with their values, the dependency's are not, and the assertion's
+// exception unwinds the test method at the assertion's line.
+func TestRecordJavaJUnitFailingTest(t *testing.T) {
+	root := builtMavenProject(t)
+	testFile := filepath.Join(root, "src", "test", "java", "com", "example", "shop", "CheckoutTest.java")
+	r := record(t, adapter.RecordConfig{Program: testFile, Test: &adapter.TestRequest{Path: testFile}})
+	if r.result.Runner != "junit" || r.result.ExitCode != 1 {
+		t.Fatalf("runner %q exit %d, want junit 1", r.result.Runner, r.result.ExitCode)
+	}
+	var tests []string
+	for _, e := range r.events {
+		if e.K != "test" {
+			continue
+		}
+		s := e.Name + " " + e.Outcome
+		if e.Msg != nil {
+			s += ": " + *e.Msg
+		}
+		tests = append(tests, s)
+	}
+	// JUnit runs a class's tests in an order of its own.
+	slices.Sort(tests)
+	want := []string{
+		"CheckoutTest.taxesOnePrice passed",
+		"CheckoutTest.taxesTwoPrices failed: two prices with tax ==> expected: <400> but was: <420>",
+	}
+	if strings.Join(tests, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("test events:\n%s\nwant:\n%s", strings.Join(tests, "\n"), strings.Join(want, "\n"))
+	}
+	failing := r.one("com.example.shop.CheckoutTest.taxesTwoPrices")
+	var total recorded
+	for _, c := range r.calls("com.example.shop.Checkout.total") {
+		if *c.P == failing.ID {
+			total = c
+		}
+	}
+	if fmt.Sprint(total.Args) != "[[prices [100, 250]]]" || r.returned(total.ID) != "420" {
+		t.Fatalf("total under the failing test: %+v", total)
+	}
+	if len(r.calls("com.example.pricing.Rates.withTax")) != 0 {
+		t.Fatal("the dependency jar's Rates.withTax was recorded")
+	}
+	if got := r.exceptionTrail(failing.ID); len(got) != 2 || got[1] != "unwind AssertionFailedError line 17" {
+		t.Fatalf("the failing test's exceptions: %q", got)
 	}
 }

@@ -38,6 +38,8 @@ type recEvent struct {
 	First   int        `json:"first,omitempty"`
 	Last    int        `json:"last,omitempty"`
 	Exit    *int       `json:"exit,omitempty"`
+	Name    string     `json:"name,omitempty"`
+	Outcome string     `json:"outcome,omitempty"`
 }
 
 // eventLog writes a recording's events as JSON Lines within its bound:
