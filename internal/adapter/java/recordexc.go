@@ -48,6 +48,9 @@ func (r *recorder) thrown(ctx context.Context, e jdwp.Event) {
 		raised = false
 	}
 	r.stacks[e.Thread] = stack[:len(stack)-unwound]
+	if unwound == len(stack) {
+		r.unwatchExits(ctx, e.Thread)
+	}
 	if catchAt < len(frames) && r.isUserClass(ctx, frames[catchAt].Location.Class) && unwound < len(stack) {
 		c := stack[len(stack)-1-unwound]
 		line := r.types.lineOf(ctx, frames[catchAt].Location)

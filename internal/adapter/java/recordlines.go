@@ -20,33 +20,51 @@ func (r *recorder) linesWanted(fn string) bool {
 	return false
 }
 
-// watchLines sets a breakpoint on every line of the methods of a newly
-// prepared class that lines names: set before the class runs, they report
-// each executed line of every call.
-func (r *recorder) watchLines(ctx context.Context, t jdwp.ReferenceTypeID) {
+// Method modifiers of methods without bytecode.
+const (
+	accNative   = 0x0100
+	accAbstract = 0x0400
+)
+
+// watchClass plants, in a newly prepared class of the user's, a
+// breakpoint on each method's first instruction (a call) and, for the
+// methods lines names, on the start of each line. The class's thread is
+// suspended until they are set: none of its code has run yet.
+func (r *recorder) watchClass(ctx context.Context, tag byte, t jdwp.ReferenceTypeID) {
 	class := r.types.className(ctx, t)
 	methods, err := r.types.methodsOf(ctx, t)
 	if err != nil {
 		return
 	}
 	for _, m := range methods {
-		if !r.linesWanted(class + "." + m.Name) {
+		if m.ModBits&(accNative|accAbstract) != 0 {
 			continue
 		}
+		key := methodKey{t, m.ID}
 		lt, err := r.types.lineTable(ctx, t, m.ID)
-		if err != nil {
+		start := lt.Start
+		if r.setBreakpoint(ctx, jdwp.Location{TypeTag: tag, Class: t, Method: m.ID, Index: start}) {
+			r.entries[key] = start
+		}
+		if err != nil || !r.linesWanted(class+"."+m.Name) {
 			continue
 		}
+		r.lineBPs[key] = true
 		// Every entry of the line table starts a line's code: a loop's
 		// header has one for its start and one where each turn goes
 		// back to it.
 		for _, e := range lt.Lines {
-			loc := jdwp.Location{TypeTag: jdwp.TypeClass, Class: t, Method: m.ID, Index: e.Index}
-			if _, err := r.vm.SetEvent(ctx, jdwp.EventBreakpoint, jdwp.SuspendThread, jdwp.LocationOnly(loc)); err == nil {
-				r.lineBPs[methodKey{t, m.ID}] = true
+			if e.Index != start {
+				r.setBreakpoint(ctx, jdwp.Location{TypeTag: tag, Class: t, Method: m.ID, Index: e.Index})
 			}
 		}
 	}
+}
+
+// setBreakpoint sets a breakpoint that suspends its thread.
+func (r *recorder) setBreakpoint(ctx context.Context, loc jdwp.Location) bool {
+	_, err := r.vm.SetEvent(ctx, jdwp.EventBreakpoint, jdwp.SuspendThread, jdwp.LocationOnly(loc))
+	return err == nil
 }
 
 // lineReached writes the locals the previous line changed (set events

@@ -27,8 +27,14 @@ type recorder struct {
 	// escaped is the exception that left the main thread's last user
 	// frame, for the end event.
 	escaped *recException
+	// entries holds the code index where each of the user's methods
+	// starts: a breakpoint there is a call.
+	entries map[methodKey]uint64
 	// lineBPs marks the methods whose lines are watched.
 	lineBPs map[methodKey]bool
+	// exitReqs are the method exit requests of each thread that has a
+	// user call running.
+	exitReqs map[jdwp.ObjectID][]int32
 }
 
 // recCall is a call of the user's code still running.
@@ -36,6 +42,9 @@ type recCall struct {
 	id     int
 	class  jdwp.ReferenceTypeID
 	method jdwp.MethodID
+	// depth is the thread's frame count in the call: a jump back to the
+	// method's first instruction (a loop at its start) is no new call.
+	depth int
 	// watched calls (a method named in lines) keep the rendered value of
 	// each local and the line last reported, to say which line set what.
 	watched bool
@@ -54,25 +63,27 @@ func newRecorder(vm *jdwp.Conn, lc *launchConfig, patterns, lines []string, log 
 	return &recorder{
 		vm: vm, types: types, values: newValueRenderer(vm, types), source: newSourceMap(lc), log: log,
 		patterns: patterns, lines: lines,
-		stacks: map[jdwp.ObjectID][]*recCall{}, threads: map[jdwp.ObjectID]string{}, lineBPs: map[methodKey]bool{},
+		stacks: map[jdwp.ObjectID][]*recCall{}, threads: map[jdwp.ObjectID]string{},
+		entries: map[methodKey]uint64{}, lineBPs: map[methodKey]bool{}, exitReqs: map[jdwp.ObjectID][]int32{},
 	}
 }
 
-// request asks the VM for the events of the user's classes. Method events
-// suspend their thread: arguments are read from the frame, which JDWP
-// gives only for a suspended thread, and a returned object's fields are
-// read as they were when it was returned.
+// request asks the VM for the loads of the user's classes, where the
+// recorder plants its breakpoints (watchClass), and for exceptions.
+//
+// Calls are breakpoints on each method's first instruction rather than
+// JDWP method entry events: those are posted for every method the VM
+// runs, the JDK's too, and filtered by class name in the agent, which
+// made a JUnit run of two tests take a minute. Returns are method exit
+// events (they carry the value), asked for per thread only while the
+// thread runs user code (watchExits). Every event suspends its thread:
+// arguments are read from the frame, which JDWP gives only for a
+// suspended thread, and a returned object's fields are read as they were
+// when it was returned.
 func (r *recorder) request(ctx context.Context) error {
 	for _, p := range r.patterns {
-		for _, kind := range []byte{jdwp.EventMethodEntry, jdwp.EventMethodExitRV} {
-			if _, err := r.vm.SetEvent(ctx, kind, jdwp.SuspendThread, jdwp.ClassMatch(p)); err != nil {
-				return fmt.Errorf("ask for the method events of %s: %w", p, err)
-			}
-		}
-		if len(r.lines) > 0 {
-			if _, err := r.vm.SetEvent(ctx, jdwp.EventClassPrepare, jdwp.SuspendThread, jdwp.ClassMatch(p)); err != nil {
-				return fmt.Errorf("ask for the class loads of %s: %w", p, err)
-			}
+		if _, err := r.vm.SetEvent(ctx, jdwp.EventClassPrepare, jdwp.SuspendThread, jdwp.ClassMatch(p)); err != nil {
+			return fmt.Errorf("ask for the class loads of %s: %w", p, err)
 		}
 	}
 	// Exceptions thrown in the JDK count too (Integer.parseInt's): the
@@ -81,6 +92,26 @@ func (r *recorder) request(ctx context.Context) error {
 		return fmt.Errorf("ask for exception events: %w", err)
 	}
 	return nil
+}
+
+// watchExits asks for the method exits of the user's classes on a thread
+// whose first user call began.
+func (r *recorder) watchExits(ctx context.Context, thread jdwp.ObjectID) {
+	for _, p := range r.patterns {
+		id, err := r.vm.SetEvent(ctx, jdwp.EventMethodExitRV, jdwp.SuspendThread, jdwp.ThreadOnly(thread), jdwp.ClassMatch(p))
+		if err == nil {
+			r.exitReqs[thread] = append(r.exitReqs[thread], id)
+		}
+	}
+}
+
+// unwatchExits drops a thread's exit requests once it runs no user
+// code: method exit events slow every method the thread runs.
+func (r *recorder) unwatchExits(ctx context.Context, thread jdwp.ObjectID) {
+	for _, id := range r.exitReqs[thread] {
+		_ = r.vm.ClearEvent(ctx, jdwp.EventMethodExitRV, id)
+	}
+	delete(r.exitReqs, thread)
 }
 
 // run handles events until the VM has ended.
@@ -105,14 +136,12 @@ func eventRank(kind byte) int {
 	switch kind {
 	case jdwp.EventClassPrepare:
 		return 0
-	case jdwp.EventMethodEntry:
-		return 1
 	case jdwp.EventBreakpoint:
-		return 2
+		return 1
 	case jdwp.EventException:
-		return 3
+		return 2
 	}
-	return 4
+	return 3
 }
 
 func (r *recorder) handle(ctx context.Context, set *jdwp.EventSet) {
@@ -123,10 +152,11 @@ func (r *recorder) handle(ctx context.Context, set *jdwp.EventSet) {
 		thread = e.Thread
 		switch e.Kind {
 		case jdwp.EventClassPrepare:
-			r.watchLines(ctx, e.TypeID)
-		case jdwp.EventMethodEntry:
-			r.entered(ctx, e)
+			r.watchClass(ctx, e.RefTypeTag, e.TypeID)
 		case jdwp.EventBreakpoint:
+			if start, ok := r.entries[methodKey{e.Location.Class, e.Location.Method}]; ok && start == e.Location.Index {
+				r.entered(ctx, e)
+			}
 			r.lineReached(ctx, e)
 		case jdwp.EventException:
 			r.thrown(ctx, e)
@@ -142,21 +172,34 @@ func (r *recorder) handle(ctx context.Context, set *jdwp.EventSet) {
 	}
 }
 
-// entered writes a call with its arguments, read from the new frame.
+// entered writes a call with its arguments, read from the new frame,
+// unless the breakpoint is a loop going back to the start of the call
+// already running.
 func (r *recorder) entered(ctx context.Context, e jdwp.Event) {
+	class := r.types.className(ctx, e.Location.Class)
+	m, _ := r.types.method(ctx, e.Location.Class, e.Location.Method)
+	slots := argumentSlots(m)
+	depth, top, err := r.frameDepth(ctx, e.Thread, len(slots) > 0)
+	if err != nil {
+		return
+	}
 	stack := r.stacks[e.Thread]
 	parent := 0
 	if n := len(stack); n > 0 {
-		parent = stack[n-1].id
+		last := stack[n-1]
+		if last.method == e.Location.Method && last.class == e.Location.Class && last.depth == depth {
+			return
+		}
+		parent = last.id
+	} else {
+		r.watchExits(ctx, e.Thread)
 	}
 	r.lastID++
-	c := &recCall{id: r.lastID, class: e.Location.Class, method: e.Location.Method}
+	c := &recCall{id: r.lastID, class: e.Location.Class, method: e.Location.Method, depth: depth}
 	r.stacks[e.Thread] = append(stack, c)
-	class := r.types.className(ctx, c.class)
-	m, _ := r.types.method(ctx, c.class, c.method)
 	fn := class + "." + m.Name
-	c.watched = r.linesWanted(fn) && r.lineBPs[methodKey{c.class, c.method}]
-	args := r.arguments(ctx, e.Thread, e.Location, m)
+	c.watched = r.lineBPs[methodKey{c.class, c.method}]
+	args := r.arguments(ctx, e.Thread, e.Location, top, slots)
 	if c.watched {
 		c.locals = map[string]string{}
 		for _, a := range args {
@@ -171,17 +214,30 @@ func (r *recorder) entered(ctx context.Context, e jdwp.Event) {
 	r.log.add(recEvent{K: "call", ID: c.id, P: &parent, Th: r.threadName(ctx, e.Thread), Fn: fn, File: file, Line: r.types.lineOf(ctx, e.Location), Args: args})
 }
 
+// frameDepth is the number of frames on a suspended thread and, when
+// withTop, the top frame's id, in one round trip either way.
+func (r *recorder) frameDepth(ctx context.Context, thread jdwp.ObjectID, withTop bool) (int, jdwp.FrameID, error) {
+	if !withTop {
+		n, err := r.vm.FrameCount(ctx, thread)
+		return n, 0, err
+	}
+	frames, err := r.vm.Frames(ctx, thread, 0, -1)
+	if err != nil || len(frames) == 0 {
+		return 0, 0, fmt.Errorf("frames of the recorded thread: %w", err)
+	}
+	return len(frames), frames[0].ID, nil
+}
+
 // arguments reads a method's arguments at its entry, in declaration
 // order; without a local variable table they are named arg0, arg1, ….
-func (r *recorder) arguments(ctx context.Context, thread jdwp.ObjectID, loc jdwp.Location, m jdwp.MethodInfo) [][]string {
-	slots := argumentSlots(m)
+func (r *recorder) arguments(ctx context.Context, thread jdwp.ObjectID, loc jdwp.Location, frame jdwp.FrameID, slots []argSlot) [][]string {
 	if len(slots) == 0 {
 		return nil
 	}
 	if vt, err := r.types.variableTable(ctx, loc.Class, loc.Method); err == nil {
 		names := map[int32]string{}
 		for _, v := range vt.Variables {
-			if v.CodeIndex == 0 {
+			if v.CodeIndex == loc.Index {
 				names[v.Slot] = v.Name
 			}
 		}
@@ -191,15 +247,11 @@ func (r *recorder) arguments(ctx context.Context, thread jdwp.ObjectID, loc jdwp
 			}
 		}
 	}
-	frames, err := r.vm.Frames(ctx, thread, 0, 1)
-	if err != nil || len(frames) == 0 {
-		return nil
-	}
 	req := make([]jdwp.SlotRequest, len(slots))
 	for i, s := range slots {
 		req[i] = s.SlotRequest
 	}
-	vals, err := r.vm.FrameValues(ctx, thread, frames[0].ID, req)
+	vals, err := r.vm.FrameValues(ctx, thread, frame, req)
 	if err != nil {
 		return nil
 	}
@@ -251,6 +303,9 @@ func (r *recorder) returned(ctx context.Context, e jdwp.Event) {
 	}
 	v := r.values.render(ctx, e.ReturnValue, 0)
 	r.log.add(recEvent{K: "ret", ID: c.id, V: &v, Line: r.types.lineOf(ctx, e.Location)})
+	if len(r.stacks[e.Thread]) == 0 {
+		r.unwatchExits(ctx, e.Thread)
+	}
 }
 
 // pop takes the call a method exit ends off its thread's stack.
