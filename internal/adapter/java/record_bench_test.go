@@ -34,7 +34,10 @@ var loopTime = regexp.MustCompile(`loopns (\d+)`)
 //     frame can be read only on a suspended thread);
 //   - suspend-thread: the same suspending the event's thread, reading the
 //     argument (Frames + StackFrame.GetValues) at entry, resuming;
-//   - record: the recorder itself (Record), writing the JSONL.
+//   - record: the recorder itself (Record), writing the JSONL;
+//
+// and the time of one JDWP command's round trip (ThreadReference.Status),
+// the unit of a suspended event's cost.
 func BenchmarkJavaRecord(b *testing.B) {
 	testenv.RequireAdapter(b, languageID)
 	java, err := exec.LookPath("java")
@@ -71,6 +74,9 @@ func BenchmarkJavaRecord(b *testing.B) {
 			return loopOf(b, out.String())
 		},
 	}
+	b.Run("jdwp-round-trip", func(b *testing.B) {
+		b.ReportMetric(float64(roundTrip(b, lc).Nanoseconds()), "ns/round-trip")
+	})
 	for _, name := range []string{"plain", "suspend-none", "suspend-thread", "record"} {
 		b.Run(name, func(b *testing.B) {
 			var total time.Duration
@@ -155,4 +161,43 @@ func readFirstArgument(ctx context.Context, b *testing.B, vm *jdwp.Conn, thread 
 	if _, err := vm.FrameValues(ctx, thread, frames[0].ID, []jdwp.SlotRequest{{Slot: 0, Tag: jdwp.TagObject}}); err != nil && !jdwp.IsCode(err, 34) {
 		b.Fatal(err)
 	}
+}
+
+// roundTripCommands is how many commands roundTrip times.
+const roundTripCommands = 2000
+
+// roundTrip is the mean time of a JDWP command and its reply on a JVM
+// waiting suspended at its start.
+func roundTrip(b *testing.B, lc *launchConfig) time.Duration {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	j, err := spawnJVM(ctx, lc, func(string, string) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.close()
+	var opts jdwp.Options
+	vm, err := dialQuickAck(ctx, net.JoinHostPort("127.0.0.1", strconv.Itoa(j.port)), &opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer vm.Close()
+	if err := awaitVMStart(ctx, vm); err != nil {
+		b.Fatal(err)
+	}
+	threads, err := vm.AllThreads(ctx)
+	if err != nil || len(threads) == 0 {
+		b.Fatalf("threads: %v", err)
+	}
+	var total time.Duration
+	for range b.N {
+		began := time.Now()
+		for range roundTripCommands {
+			if _, _, err := vm.ThreadStatus(ctx, threads[0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		total += time.Since(began)
+	}
+	return total / time.Duration(b.N*roundTripCommands)
 }

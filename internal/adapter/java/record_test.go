@@ -178,6 +178,11 @@ func TestRecordJavaCallTreeWithArgumentsAndReturns(t *testing.T) {
 	if got := r.returned(pen.ID); got != "3.0" {
 		t.Fatalf("lineTotal(pen) returned %s, want 3.0", got)
 	}
+	// countdown's loop jumps back to its first instruction: no new call.
+	countdown := r.one("Orders.countdown")
+	if fmt.Sprint(countdown.Args) != "[[n 7]]" || r.returned(countdown.ID) != "0" {
+		t.Fatalf("countdown: %+v", countdown)
+	}
 	check := r.one("Orders.check")
 	if check.Args[0][1] != "[2, 1, 4]" {
 		t.Fatalf("check's argument: %+v", check.Args)

@@ -129,9 +129,9 @@ func (r *recorder) run(ctx context.Context) {
 	}
 }
 
-// eventRank orders the events of one set as they happen: a method is
-// entered before its first line runs, and a line runs before the method
-// returns from it.
+// eventRank orders the events of one set as they happen: a class is
+// prepared before its code runs, and a line runs before its method
+// returns.
 func eventRank(kind byte) int {
 	switch kind {
 	case jdwp.EventClassPrepare:
@@ -144,6 +144,7 @@ func eventRank(kind byte) int {
 	return 3
 }
 
+// handle records one event set and resumes what it suspended.
 func (r *recorder) handle(ctx context.Context, set *jdwp.EventSet) {
 	events := slices.Clone(set.Events)
 	slices.SortStableFunc(events, func(a, b jdwp.Event) int { return eventRank(a.Kind) - eventRank(b.Kind) })

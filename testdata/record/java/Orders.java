@@ -62,8 +62,15 @@ public class Orders {
         System.out.println("total " + total(items));
         System.out.println("qty " + safeQty("3x"));
         int turns = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        System.out.println("squares " + squares(turns));
+        System.out.println("squares " + squares(turns) + " left " + countdown(turns));
         check(new int[] {turns - 5, 1, 4});
         System.out.println("done");
+    }
+
+    static int countdown(int n) {
+        while (n > 0) {
+            n--;
+        }
+        return n;
     }
 }
