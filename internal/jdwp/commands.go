@@ -501,6 +501,15 @@ func (c *Conn) ThreadName(ctx context.Context, t ObjectID) (string, error) {
 	return v, r.done()
 }
 
+// ResumeThread undoes one suspension of one thread: the answer to an
+// event whose suspend policy stopped only the thread it happened on.
+func (c *Conn) ResumeThread(ctx context.Context, t ObjectID) error {
+	w := c.newWriter()
+	w.object(t)
+	_, err := c.call(ctx, setThread, 3, "ThreadReference.Resume", w.b)
+	return err
+}
+
 // ThreadStatus is a thread's state and whether it is suspended.
 func (c *Conn) ThreadStatus(ctx context.Context, t ObjectID) (status int32, suspended bool, err error) {
 	w := c.newWriter()

@@ -270,3 +270,24 @@ func TestCapabilitiesNewReadsCanRedefineClasses(t *testing.T) {
 		t.Fatalf("capabilities: %+v, %v", caps, err)
 	}
 }
+
+func TestResumeThreadSendsThreadReferenceResumeForThatThread(t *testing.T) {
+	c, vm := startFake(t)
+	got := make(chan Packet, 1)
+	go func() {
+		p, err := vm.read()
+		if err != nil {
+			return
+		}
+		got <- p
+		_ = vm.reply(p.ID, 0, nil)
+	}()
+	if err := c.ResumeThread(bounded(t), 0x2a); err != nil {
+		t.Fatal(err)
+	}
+	p := <-got
+	want := []byte{0, 0, 0, 0, 0, 0, 0, 0x2a}
+	if p.CommandSet != setThread || p.Command != 3 || !bytes.Equal(p.Data, want) {
+		t.Fatalf("ThreadReference.Resume packet: set %d command %d data % x", p.CommandSet, p.Command, p.Data)
+	}
+}
