@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
-	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
 // recordEvent is one line of a recording, decoded loosely.
@@ -116,10 +116,64 @@ func (r *recording) ret(id int) recordEvent {
 	return nil
 }
 
-var _ = session.StateStopped
+// callLine is a call as the tests compare it: function, parent's
+// function, arguments and the return value with its line.
+func (r *recording) callLine(c recordEvent) string {
+	parent := "-"
+	if p, ok := r.calls[c.num("p")]; ok {
+		parent = p.str("fn")
+	}
+	ret := r.ret(c.num("id"))
+	v, _ := ret["v"].(string)
+	return fmt.Sprintf("%s<-%s(%s)=%s@%d", c.str("fn"), parent, strings.Join(c.args(), ","), v, ret.num("line"))
+}
 
+func goCartDir(t *testing.T) string {
+	return filepath.Join(repoRoot(t), "testdata", "record", "go", "cart")
+}
+
+// A wrong total: the recording shows each call with its arguments and
+// parent, and the return values with the return statement's line, down
+// to discount's 11 returned from line 25.
 func TestRecordByBreakpointsGoCallsArgsAndReturns(t *testing.T) {
-	dir := filepath.Join(repoRoot(t), "testdata", "record", "go", "cart")
+	dir := goCartDir(t)
 	rec, res, out := recordRun(t, "go", adapter.RecordConfig{Program: dir, Cwd: dir})
-	t.Logf("result %+v output %q\n%s", res, out, rec)
+	if out != "total 99\n" || res.ExitCode != 0 {
+		t.Errorf("the program's output and exit should be unchanged: %q, %d", out, res.ExitCode)
+	}
+	var got []string
+	for _, c := range rec.kind("call") {
+		got = append(got, rec.callLine(c))
+	}
+	want := []string{
+		"main.main<--()=@54",
+		`main.(*Cart).Total<-main.main(c=Cart#1{Items=[…+2]})=99@45`,
+		`main.price<-main.(*Cart).Total(it=Item#2{Name="pen", Price=3, Qty=10})=30@34`,
+		`main.price<-main.(*Cart).Total(it=Item#3{Name="book", Price=40, Qty=2})=80@34`,
+		"main.discount<-main.(*Cart).Total(total=110)=11@25",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("calls:\n%s\nwant:\n%s\nrecording:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), rec)
+	}
+	if end := rec.kind("end"); len(end) != 1 || end[0].num("exit") != 0 {
+		t.Errorf("end: %v", end)
+	}
+}
+
+// A panic: the exc event is raised in price at the panic's line, goes
+// through Total and main, and the end names it.
+func TestRecordByBreakpointsGoPanic(t *testing.T) {
+	dir := goCartDir(t)
+	rec, res, _ := recordRun(t, "go", adapter.RecordConfig{Program: dir, Cwd: dir, Args: []string{"panic"}})
+	excs := rec.kind("exc")
+	if len(excs) != 3 || !excs[0]["raised"].(bool) || rec.calls[excs[0].num("id")].str("fn") != "main.price" || excs[0].num("line") != 32 ||
+		!strings.Contains(excs[0].str("msg"), "bad quantity -1 for ink") || excs[1].num("line") != 41 || excs[2].num("line") != 53 {
+		t.Fatalf("exc events: %v\nrecording:\n%s", excs, rec)
+	}
+	if len(rec.kind("unwind")) != 3 || res.ExitCode != 2 {
+		t.Errorf("unwinds %v, exit %d", rec.kind("unwind"), res.ExitCode)
+	}
+	if end := rec.kind("end"); len(end) != 1 || !strings.Contains(end[0].str("msg"), "bad quantity") {
+		t.Errorf("end: %v", end)
+	}
 }

@@ -126,14 +126,28 @@ func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []user
 		s.mu.Unlock()
 		return errorf("start over", "the program ended before it could be recorded")
 	}
+	files := map[string]bool{}
 	for _, f := range funcs {
 		fb := &FunctionBreakpoint{FunctionName: f.name, internal: true}
 		s.bps.addFunction(fb)
 		rec.breakpoints[fb.ID] = true
+		for _, site := range f.returns {
+			bp := &Breakpoint{File: s.bps.canonical(f.file), internal: true}
+			s.bps.addLine(bp)
+			bp.sendLine = site.line
+			bp.placeAt(site.line)
+			rec.returnSites[bp.ID] = siteOf{fn: f.name, site: site}
+			files[bp.File] = true
+		}
 	}
 	s.mu.Unlock()
 	s.bpMu.Lock()
 	err := s.sendFunctions(ctx, r)
+	for file := range files {
+		if err == nil {
+			err = s.sendFile(ctx, r, file)
+		}
+	}
 	s.bpMu.Unlock()
 	if err != nil {
 		return fmt.Errorf("setting the recording's breakpoints: %w", err)
@@ -222,7 +236,7 @@ var errRecordingTimedOut = errors.New("the recording ran out of time and the pro
 // mechanismFor names how a language is recorded, for the report.
 func mechanismFor(language string) string {
 	if strings.EqualFold(language, "go") {
-		return "Delve function breakpoints with a step out per call"
+		return "Delve function breakpoints and line breakpoints on return statements"
 	}
 	return "lldb-dap function breakpoints with a step out per call"
 }

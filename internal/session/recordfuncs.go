@@ -24,6 +24,20 @@ type userFunction struct {
 	// params are its parameters (a method's receiver first), in
 	// declaration order.
 	params []string
+	// file is its source file; returns the places it returns from (Go).
+	file    string
+	returns []returnSite
+}
+
+// returnSite is a line a Go function returns from. Delve's DAP server
+// shows no return value after a step out, and a step out interrupted by a
+// nested call's breakpoint cannot be restarted ("next while nexting"), so
+// a Go recording stops at each return statement instead and evaluates its
+// results there, when they call nothing (Delve evaluates no calls).
+type returnSite struct {
+	line    int
+	results []string // the result expressions, or a naked return's names
+	calls   bool     // a result calls a function: its value is unknown
 }
 
 // goUserFunctions lists the functions and methods declared in the Go
@@ -63,7 +77,12 @@ func goUserFunctions(roots []string) ([]userFunction, error) {
 }
 
 func goFileFunctions(path string) ([]userFunction, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	fset := token.NewFileSet()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +104,7 @@ func goFileFunctions(path string) ([]userFunction, error) {
 		if fd.Recv != nil {
 			params = fieldNames(fd.Recv)
 		}
-		out = append(out, userFunction{name: name, params: append(params, fieldNames(fd.Type.Params)...)})
+		out = append(out, userFunction{name: name, params: append(params, fieldNames(fd.Type.Params)...), file: path, returns: goReturnSites(fset, src, fd)})
 	}
 	return out, nil
 }
@@ -164,4 +183,42 @@ func userRoots(cwd string, include []string) []string {
 		roots = append([]string{cwd}, roots...)
 	}
 	return roots
+}
+
+// goReturnSites are the return statements of fd (not of the function
+// literals in it) and, for a function without results, its closing brace.
+func goReturnSites(fset *token.FileSet, src []byte, fd *ast.FuncDecl) []returnSite {
+	var sites []returnSite
+	named := fieldNames(fd.Type.Results)
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			site := returnSite{line: fset.Position(n.Pos()).Line, results: named}
+			if len(n.Results) > 0 {
+				site.results = nil
+				for _, e := range n.Results {
+					site.results = append(site.results, string(src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset]))
+					site.calls = site.calls || callsAnything(e)
+				}
+			}
+			sites = append(sites, site)
+		}
+		return true
+	})
+	if fd.Type.Results == nil {
+		sites = append(sites, returnSite{line: fset.Position(fd.Body.Rbrace).Line})
+	}
+	return sites
+}
+
+func callsAnything(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		_, call := n.(*ast.CallExpr)
+		found = found || call
+		return !found
+	})
+	return found
 }

@@ -43,6 +43,12 @@ type activeCall struct {
 	values map[string]string
 }
 
+// siteOf is a return site of a function.
+type siteOf struct {
+	fn   string
+	site returnSite
+}
+
 // threadCalls are one thread's recorded calls, innermost last.
 type threadCalls struct {
 	stack []*activeCall
@@ -63,6 +69,9 @@ type bpRecorder struct {
 	funcs       map[string]userFunction
 	lines       []string
 	breakpoints map[int]bool // our ids of the recording's breakpoints
+	// returnSites are the line breakpoints on return statements (Go), by
+	// our ids; a recording with them never steps out of calls.
+	returnSites map[int]siteOf
 	values      *valueRenderer
 
 	mu         sync.Mutex
@@ -78,7 +87,7 @@ func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []s
 	for _, f := range funcs {
 		byName[f.name] = f
 	}
-	return &bpRecorder{s: s, out: out, funcs: byName, lines: lines, breakpoints: map[int]bool{}, values: newValueRenderer(), threads: map[int]*threadCalls{}}
+	return &bpRecorder{s: s, out: out, funcs: byName, lines: lines, breakpoints: map[int]bool{}, returnSites: map[int]siteOf{}, values: newValueRenderer(), threads: map[int]*threadCalls{}}
 }
 
 func (rec *bpRecorder) mechanism() string { return mechanismFor(rec.s.Language.ID) }
@@ -112,6 +121,14 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 			return err
 		}
 		return rec.call(ctx, r, st.ThreadID, frame)
+	case rec.returnSite(st) != nil:
+		frame, err := topFrame(ctx, r, st.ThreadID)
+		if err != nil {
+			return err
+		}
+		rec.returning(ctx, r, st.ThreadID, frame, *rec.returnSite(st))
+		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
+		return nil
 	case st.Reason == "step":
 		frame, err := topFrame(ctx, r, st.ThreadID)
 		if err != nil {
@@ -123,6 +140,72 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 	}
 	rec.resume(ctx, r, st.ThreadID, stepNone)
 	return nil
+}
+
+// returnSite is the return site a stop is at, nil if none.
+func (rec *bpRecorder) returnSite(st *Stop) *siteOf {
+	for _, id := range st.HitBreakpointIDs {
+		if s, ok := rec.returnSites[id]; ok {
+			return &s
+		}
+	}
+	return nil
+}
+
+// returning records the return of the innermost call of the site's
+// function, with its results evaluated where they call nothing; the calls
+// above it (returned without a stop of theirs) are closed first.
+func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID int, frame dap.StackFrame, at siteOf) {
+	tc := rec.thread(threadID)
+	i := len(tc.stack) - 1
+	for i >= 0 && tc.stack[i].fn != frame.Name {
+		i--
+	}
+	if i < 0 {
+		return
+	}
+	rec.closeAbove(tc, i)
+	c := tc.stack[i]
+	if c.lines {
+		if vars, err := frameLocals(ctx, r, frame.Id); err == nil {
+			rec.lineRan(ctx, r, c, frame.Line, vars)
+		}
+	}
+	var value any
+	if !at.site.calls && len(at.site.results) > 0 {
+		var vals []string
+		for _, e := range at.site.results {
+			vals = append(vals, rec.evaluate(ctx, r, frame.Id, e))
+		}
+		value = strings.Join(vals, ", ")
+		if len(vals) > 1 {
+			value = "(" + value.(string) + ")"
+		}
+	}
+	rec.out.add(recordEvent{kind: "ret", call: c.id, fields: []field{{"id", c.id}, {"v", value}, {"line", at.site.line}}})
+	tc.stack = tc.stack[:i]
+	if c.lines {
+		tc.step = stepNone
+	}
+}
+
+// closeAbove ends the calls above index i of a thread's stack: they
+// returned without a stop at a return site the recording could read.
+func (rec *bpRecorder) closeAbove(tc *threadCalls, i int) {
+	for j := len(tc.stack) - 1; j > i; j-- {
+		c := tc.stack[j]
+		rec.out.add(recordEvent{kind: "ret", call: c.id, fields: []field{{"id", c.id}, {"v", nil}, {"line", 0}}})
+	}
+	tc.stack = tc.stack[:i+1]
+}
+
+// evaluate is an expression's value in a frame, as a recording value.
+func (rec *bpRecorder) evaluate(ctx context.Context, r *connection, frameID int, expr string) string {
+	var body dap.EvaluateResponseBody
+	if err := r.call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frameID, "context": "watch"}, &body); err != nil {
+		return "?"
+	}
+	return rec.values.render(ctx, r, dap.Variable{Value: body.Result, Type: body.Type, VariablesReference: body.VariablesReference})
 }
 
 // isCall reports a stop at one of the recording's function breakpoints.
@@ -164,6 +247,9 @@ func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, fr
 	if err != nil {
 		return err
 	}
+	if len(rec.returnSites) > 0 {
+		rec.closeAbove(tc, rec.callerIndex(ctx, r, threadID, tc))
+	}
 	rec.nextID++
 	rec.calls++
 	c := &activeCall{id: rec.nextID, fn: frame.Name, lines: rec.linesOf(frame.Name)}
@@ -188,8 +274,34 @@ func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, fr
 		rec.resume(ctx, r, threadID, stepLine)
 		return nil
 	}
+	if len(rec.returnSites) > 0 {
+		// A step of an outer call's lines that this call's breakpoint
+		// interrupted goes on at the next continue (Delve).
+		rec.resume(ctx, r, threadID, tc.step)
+		return nil
+	}
 	rec.resume(ctx, r, threadID, stepReturn)
 	return nil
+}
+
+// callerIndex is the index in the thread's stack of the nearest frame of
+// the user's code under the stop's top frame, -1 when none is.
+func (rec *bpRecorder) callerIndex(ctx context.Context, r *connection, threadID int, tc *threadCalls) int {
+	var stack dap.StackTraceResponseBody
+	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 1, "levels": prefetchFrames}, &stack); err != nil {
+		return len(tc.stack) - 1
+	}
+	for _, f := range stack.StackFrames {
+		if _, user := rec.funcs[f.Name]; !user {
+			continue
+		}
+		for i := len(tc.stack) - 1; i >= 0; i-- {
+			if tc.stack[i].fn == f.Name {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // stepped handles the end of a step: a line of a call whose lines are

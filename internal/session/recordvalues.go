@@ -41,7 +41,7 @@ func (vr *valueRenderer) render(ctx context.Context, r *connection, v dap.Variab
 	if v.VariablesReference == 0 {
 		return scalarText(v.Value)
 	}
-	kids, err := fetchVariables(ctx, r, v.VariablesReference, 0, recordElements+1)
+	kids, err := children(ctx, r, v)
 	if err != nil {
 		return vr.identity(v)
 	}
@@ -50,7 +50,7 @@ func (vr *valueRenderer) render(ctx context.Context, r *connection, v dap.Variab
 	// shown as that object, with the pointer's identity.
 	if len(kids) == 1 && kids[0].VariablesReference != 0 && strings.HasPrefix(strings.TrimSpace(v.Type), "*") {
 		inner := kids[0]
-		if more, err := fetchVariables(ctx, r, inner.VariablesReference, 0, recordElements+1); err == nil {
+		if more, err := children(ctx, r, inner); err == nil {
 			return vr.object(v, filterSpecial(more, false))
 		}
 	}
@@ -58,6 +58,16 @@ func (vr *valueRenderer) render(ctx context.Context, r *connection, v dap.Variab
 		return vr.list(v, kids)
 	}
 	return vr.object(v, kids)
+}
+
+// children reads a variable's first children: a page of the indexed
+// ones of a list, all the named ones of an object (DAP pages indexed
+// children only).
+func children(ctx context.Context, r *connection, v dap.Variable) ([]dap.Variable, error) {
+	if v.IndexedVariables > 0 {
+		return fetchVariables(ctx, r, v.VariablesReference, 0, recordElements+1)
+	}
+	return fetchVariables(ctx, r, v.VariablesReference, 0, 0)
 }
 
 func isList(kids []dap.Variable) bool {
@@ -112,6 +122,9 @@ func (vr *valueRenderer) object(v dap.Variable, kids []dap.Variable) string {
 func (vr *valueRenderer) shallow(v dap.Variable) string {
 	if v.VariablesReference == 0 {
 		return scalarText(v.Value)
+	}
+	if n := max(v.IndexedVariables, lenFromText(v.Value)); n > 0 {
+		return fmt.Sprintf("[…+%d]", n)
 	}
 	return vr.identity(v)
 }
