@@ -136,6 +136,8 @@ type Session struct {
 	shownLocals map[string]map[string]Variable
 	// shownStop is the stop the latest snapshot showed.
 	shownStop *Stop
+	// recorder answers every stop while RecordByBreakpoints runs.
+	recorder *bpRecorder
 }
 
 func newSession(id string, a adapter.Adapter, opts Options) *Session {

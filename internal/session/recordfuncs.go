@@ -1,0 +1,224 @@
+package session
+
+import (
+	"bufio"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// maxRecordedFunctions bounds the function breakpoints a recording sets:
+// each is a stop, two requests and a step out per call.
+const maxRecordedFunctions = 400
+
+// userFunction is a function of the user's code a recording breaks on.
+type userFunction struct {
+	// name is the debugger's name for it (Delve's "main.(*Cart).Total").
+	name string
+	// params are its parameters (a method's receiver first), in
+	// declaration order.
+	params []string
+	// file is its source file; returns the places it returns from (Go).
+	file    string
+	returns []returnSite
+}
+
+// returnSite is a line a Go function returns from. Delve's DAP server
+// shows no return value after a step out, and a step out interrupted by a
+// nested call's breakpoint cannot be restarted ("next while nexting"), so
+// a Go recording stops at each return statement instead and evaluates its
+// results there, when they call nothing (Delve evaluates no calls).
+type returnSite struct {
+	line    int
+	results []string // the result expressions, or a naked return's names
+	calls   bool     // a result calls a function: its value is unknown
+}
+
+// goUserFunctions lists the functions and methods declared in the Go
+// packages under roots (not vendor, testdata, hidden directories or
+// _test.go files), named as Delve names them: "main.price" in package
+// main, "example.com/m/pkg.(*T).M" elsewhere (the import path from the
+// nearest go.mod). Generic functions and init are left out: Delve names
+// each instantiation apart.
+func goUserFunctions(roots []string) ([]userFunction, error) {
+	var out []userFunction
+	seen := map[string]bool{}
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != root && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || seen[path] {
+				return nil
+			}
+			seen[path] = true
+			fns, err := goFileFunctions(path)
+			out = append(out, fns...)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("listing the Go functions under %s: %w", root, err)
+		}
+	}
+	return out, nil
+}
+
+func goFileFunctions(path string) ([]userFunction, error) {
+	fset := token.NewFileSet()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	pkg := f.Name.Name
+	if pkg != "main" {
+		pkg = goImportPath(filepath.Dir(path))
+	}
+	var out []userFunction
+	for _, decl := range f.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || fd.Type.TypeParams != nil || (fd.Recv == nil && fd.Name.Name == "init") {
+			continue
+		}
+		name, generic := delveName(pkg, fd)
+		if generic {
+			continue
+		}
+		var params []string
+		if fd.Recv != nil {
+			params = fieldNames(fd.Recv)
+		}
+		out = append(out, userFunction{name: name, params: append(params, fieldNames(fd.Type.Params)...), file: path, returns: goReturnSites(fset, src, fd)})
+	}
+	return out, nil
+}
+
+// delveName is Delve's name of a declared function; generic reports a
+// method of a generic type.
+func delveName(pkg string, fd *ast.FuncDecl) (name string, generic bool) {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return pkg + "." + fd.Name.Name, false
+	}
+	t := fd.Recv.List[0].Type
+	pointer := false
+	if star, ok := t.(*ast.StarExpr); ok {
+		pointer, t = true, star.X
+	}
+	id, ok := t.(*ast.Ident)
+	if !ok {
+		return "", true
+	}
+	if pointer {
+		return fmt.Sprintf("%s.(*%s).%s", pkg, id.Name, fd.Name.Name), false
+	}
+	return fmt.Sprintf("%s.%s.%s", pkg, id.Name, fd.Name.Name), false
+}
+
+func fieldNames(fl *ast.FieldList) []string {
+	var out []string
+	if fl == nil {
+		return nil
+	}
+	for _, f := range fl.List {
+		for _, n := range f.Names {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// goImportPath is the import path of the package in dir: its go.mod's
+// module path joined with dir's place under it; the directory's name when
+// there is no go.mod.
+func goImportPath(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if mod := modulePath(filepath.Join(d, "go.mod")); mod != "" {
+			rel, err := filepath.Rel(d, dir)
+			if err != nil || rel == "." {
+				return mod
+			}
+			return mod + "/" + filepath.ToSlash(rel)
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Base(dir)
+		}
+	}
+}
+
+func modulePath(gomod string) string {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
+
+// userRoots are the directories and files counted as the user's code.
+func userRoots(cwd string, include []string) []string {
+	roots := slices.Clone(include)
+	if cwd != "" {
+		roots = append([]string{cwd}, roots...)
+	}
+	return roots
+}
+
+// goReturnSites are the return statements of fd (not of the function
+// literals in it) and, for a function without results, its closing brace.
+func goReturnSites(fset *token.FileSet, src []byte, fd *ast.FuncDecl) []returnSite {
+	var sites []returnSite
+	named := fieldNames(fd.Type.Results)
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			site := returnSite{line: fset.Position(n.Pos()).Line, results: named}
+			if len(n.Results) > 0 {
+				site.results = nil
+				for _, e := range n.Results {
+					site.results = append(site.results, string(src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset]))
+					site.calls = site.calls || callsAnything(e)
+				}
+			}
+			sites = append(sites, site)
+		}
+		return true
+	})
+	if fd.Type.Results == nil {
+		sites = append(sites, returnSite{line: fset.Position(fd.Body.Rbrace).Line})
+	}
+	return sites
+}
+
+func callsAnything(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		_, call := n.(*ast.CallExpr)
+		found = found || call
+		return !found
+	})
+	return found
+}

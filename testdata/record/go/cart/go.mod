@@ -1,0 +1,3 @@
+module cart
+
+go 1.21
