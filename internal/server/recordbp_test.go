@@ -34,15 +34,15 @@ func (e recordEvent) args() []string {
 	return out
 }
 
-// recording is a decoded recording with its calls by id.
-type recording struct {
+// decodedRecording is a recording with its calls by id.
+type decodedRecording struct {
 	events []recordEvent
 	calls  map[int]recordEvent
 }
 
 // recordRun records program through a session of language and returns
 // the recording, the result and the program's output.
-func recordRun(t *testing.T, language string, cfg adapter.RecordConfig) (*recording, *adapter.RecordResult, string) {
+func recordRun(t *testing.T, language string, cfg adapter.RecordConfig) (*decodedRecording, *adapter.RecordResult, string) {
 	t.Helper()
 	h := newHarness(t)
 	id := h.sessionFor(language)
@@ -62,14 +62,14 @@ func recordRun(t *testing.T, language string, cfg adapter.RecordConfig) (*record
 	return readRecording(t, cfg.EventsFile), res, out.String()
 }
 
-func readRecording(t *testing.T, path string) *recording {
+func readRecording(t *testing.T, path string) *decodedRecording {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rec := &recording{calls: map[int]recordEvent{}}
+	rec := &decodedRecording{calls: map[int]recordEvent{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -86,7 +86,7 @@ func readRecording(t *testing.T, path string) *recording {
 }
 
 // String is the recording as written, for failure messages.
-func (r *recording) String() string {
+func (r *decodedRecording) String() string {
 	var b strings.Builder
 	for _, e := range r.events {
 		line, _ := json.Marshal(e)
@@ -96,7 +96,7 @@ func (r *recording) String() string {
 	return b.String()
 }
 
-func (r *recording) kind(k string) []recordEvent {
+func (r *decodedRecording) kind(k string) []recordEvent {
 	var out []recordEvent
 	for _, e := range r.events {
 		if e.str("k") == k {
@@ -107,7 +107,7 @@ func (r *recording) kind(k string) []recordEvent {
 }
 
 // ret is the ret event of call id, nil if none.
-func (r *recording) ret(id int) recordEvent {
+func (r *decodedRecording) ret(id int) recordEvent {
 	for _, e := range r.kind("ret") {
 		if e.num("id") == id {
 			return e
@@ -118,7 +118,7 @@ func (r *recording) ret(id int) recordEvent {
 
 // callLine is a call as the tests compare it: function, parent's
 // function, arguments and the return value with its line.
-func (r *recording) callLine(c recordEvent) string {
+func (r *decodedRecording) callLine(c recordEvent) string {
 	parent := "-"
 	if p, ok := r.calls[c.num("p")]; ok {
 		parent = p.str("fn")

@@ -13,15 +13,15 @@ type setBreakpointArgs struct {
 	SessionID       string   `json:"sessionId"`
 	File            string   `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's working directory)"`
 	Line            Int      `json:"line,omitempty" jsonschema:"1-based line number"`
-	Statement       string   `json:"statement,omitempty" jsonschema:"instead of line: put the breakpoint on the line containing this text (nearest to nearLine), so it survives edits"`
+	Statement       string   `json:"statement,omitempty" jsonschema:"instead of line: the line containing this text (nearest nearLine); survives edits"`
 	NearLine        Int      `json:"nearLine,omitempty" jsonschema:"with statement: prefer the match nearest this line"`
-	ExpectedContent string   `json:"expectedContent,omitempty" jsonschema:"refuse the breakpoint unless the line contains this text (guards against stale line numbers)"`
+	ExpectedContent string   `json:"expectedContent,omitempty" jsonschema:"refuse unless the line contains this text"`
 	Function        string   `json:"function,omitempty" jsonschema:"instead of file and line: break when this function is called"`
 	Condition       string   `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
 	HitCondition    string   `json:"hitCondition,omitempty" jsonschema:"stop only on some hits, e.g. \"3\" (the third) or \">= 5\", as the adapter understands it"`
 	LogMessage      string   `json:"logMessage,omitempty" jsonschema:"do not stop; print this message (with {expression} parts interpolated) to the output instead"`
 	SuspendPolicy   string   `json:"suspendPolicy,omitempty" jsonschema:"accepted for compatibility; all threads stop"`
-	Collect         []string `json:"collect,omitempty" jsonschema:"make it a tracepoint: do not stop, record these expressions' values at each hit (read them with get_trace)"`
+	Collect         []string `json:"collect,omitempty" jsonschema:"a tracepoint: do not stop, record these expressions at each hit (get_trace)"`
 	MaxHits         Int      `json:"maxHits,omitempty" jsonschema:"with collect: remove the tracepoint after this many hits (default: no limit)"`
 }
 

@@ -159,7 +159,7 @@ func (s *Server) addInspectTools() {
 	addTool(s, "get_scopes", "Get the scopes (locals, globals, …) of a stack frame, each with a variablesReference for get_variables.", s.getScopes)
 	addTool(s, "get_variables", "Get the variables of a scope or the children of an expandable value (by variablesReference), optionally expanded `depth` levels.", s.getVariables)
 	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
-	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression returns an error and leaves the session as it was; one that runs past timeout is stopped where the debugger can, and the error says whether the program is still paused.", s.evaluateExpression)
+	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression leaves the session as it was; past timeout, the error says whether the program is still paused.", s.evaluateExpression)
 	addTool(s, "get_source_context", "Show the lines around a line of a source file.", s.getSourceContext)
 	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since.", s.getOutput)
 }

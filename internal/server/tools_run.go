@@ -13,7 +13,7 @@ import (
 
 type startArgs struct {
 	SessionID           string            `json:"sessionId"`
-	ScriptPath          string            `json:"scriptPath" jsonschema:"the program (absolute, or relative to the server's working directory); Java: also a .class or .jar, or a main class name (com.example.App) on dapLaunchArgs.classPaths or in cwd"`
+	ScriptPath          string            `json:"scriptPath" jsonschema:"the program (relative to the server's cwd, or absolute); Java: also a .class, .jar or main class (com.example.App)"`
 	Args                []string          `json:"args,omitempty" jsonschema:"command-line arguments for the program"`
 	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory of the program (default: the script's directory)"`
 	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables added for the program"`
@@ -24,7 +24,7 @@ type startArgs struct {
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
-	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"the program reports its files under other roots than yours"`
+	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy's root, remoteRoot: as the program sees it (/app)}]"`
 	shapeArgs
 }
 
@@ -93,8 +93,8 @@ type attachArgs struct {
 	JustMyCode        *bool          `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping (adapter default when absent)"`
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
-	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: let the program run and wait for its first stop (a breakpoint); false: let it run and return"`
-	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"the program sees its files under other roots than yours (a container's)"`
+	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: run on and wait for the first stop; false: run on and return"`
+	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy's root, remoteRoot: as the program sees it (/app)}]"`
 }
 
 // pathMappings is the pathMappings argument of start_debugging and

@@ -13,13 +13,13 @@ import (
 )
 
 type createSessionArgs struct {
-	Language       string         `json:"language" jsonschema:"language id: python, go, rust, cpp, c, javascript, ruby, java or mock (list_supported_languages lists them)"`
+	Language       string         `json:"language" jsonschema:"python, go, rust, cpp, c, javascript, ruby, java or mock"`
 	Name           string         `json:"name,omitempty" jsonschema:"a name for the session, shown in listings"`
-	ExecutablePath string         `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the program with (e.g. a virtualenv's python)"`
+	ExecutablePath string         `json:"executablePath,omitempty" jsonschema:"interpreter or runtime (e.g. a venv's python)"`
 	Host           string         `json:"host,omitempty" jsonschema:"with port: attach at once to a debug server at host:port"`
-	Port           Int            `json:"port,omitempty" jsonschema:"with host: attach at once to a debug server listening on this port"`
+	Port           Int            `json:"port,omitempty" jsonschema:"with host: attach at once to this port"`
 	Timeout        Int            `json:"timeout,omitempty" jsonschema:"milliseconds to wait for an immediate attach (default 30000)"`
-	AdapterConfig  map[string]any `json:"adapterConfig,omitempty" jsonschema:"extra fields merged into every launch and attach request sent to the debug adapter"`
+	AdapterConfig  map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields merged into every launch and attach request"`
 }
 
 type createSessionResult struct {

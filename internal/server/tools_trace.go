@@ -30,7 +30,7 @@ const defaultTraceLimit = 100
 
 func (s *Server) addTraceTools() {
 	addTool(s, "get_trace",
-		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), as one table per tracepoint or function: where and its columns once, then a row of values per hit (a call's row ends with its return value). Values as the debugger shows them ('1' a string, 1 a number); {error} where unreadable.",
+		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), one table per tracepoint or function: its columns once, then a row of values per hit (a call's row ends with its return). Values as the debugger shows them ('1' a string, 1 a number).",
 		s.getTrace)
 }
 

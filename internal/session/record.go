@@ -34,10 +34,9 @@ type recordings struct {
 // Record runs cfg's program under the language's recorder and opens the
 // recording. The program's output goes to the session's output buffer.
 func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Recorded, error) {
-	rec, ok := s.adapter.(adapter.Recorder)
-	if !ok {
-		return nil, errorf("record supports the languages whose adapters have a recorder (Python); use start_debugging with trace_function here",
-			"%s has no recorder", s.Language.ID)
+	run, err := s.recorderFor()
+	if err != nil {
+		return nil, err
 	}
 	id, file, err := s.recs.newFile(s.ID)
 	if err != nil {
@@ -47,7 +46,7 @@ func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Record
 	cfg.Output = outputWriter{s.out}
 	cfg.Logger = s.log
 	began := time.Now()
-	res, err := rec.Record(ctx, cfg)
+	res, err := run(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -102,4 +101,17 @@ type outputWriter struct{ b *OutputBuffer }
 func (w outputWriter) Write(p []byte) (int, error) {
 	w.b.Append("stdout", string(p))
 	return len(p), nil
+}
+
+// recorderFor picks how this session's language records: in the
+// program's own process where its adapter has a recorder (Python,
+// JavaScript, the JVM). Go's breakpoint recorder (RecordByBreakpoints) is
+// not offered here yet: through this tool its run does not come back after
+// the program's end.
+func (s *Session) recorderFor() (func(context.Context, adapter.RecordConfig) (*adapter.RecordResult, error), error) {
+	if rec, ok := s.adapter.(adapter.Recorder); ok {
+		return rec.Record, nil
+	}
+	return nil, errorf("record works for Python, JavaScript and Java; here use trace_function (calls with arguments and returns) or tracepoints",
+		"%s has no recorder", s.Language.ID)
 }

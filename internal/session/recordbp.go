@@ -33,28 +33,18 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 	if cfg.Test != nil {
 		return nil, errorf("record the test binary's program instead, or debug_test", "recording a test run is not supported for %s yet", s.Language.ID)
 	}
-	var funcs []userFunction
-	if s.Language.ID == "go" {
-		found, err := goUserFunctions(userRoots(cfg.Cwd, cfg.Include))
-		if err != nil {
-			return nil, err
-		}
-		funcs = found
+	if s.Language.ID != "go" {
+		return nil, errorf("use start_debugging with trace_function meanwhile", "recording %s programs through breakpoints is not supported: only Go's functions can be listed here", s.Language.ID)
 	}
-	res, err := s.startRecorded(ctx, cfg)
+	funcs, err := goUserFunctions(userRoots(cfg.Cwd, cfg.Include))
 	if err != nil {
 		return nil, err
 	}
-	if s.Language.ID != "go" {
-		found, err := s.nativeUserFunctions(ctx, userRoots(cfg.Cwd, cfg.Include))
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		funcs = found
-	}
 	if err := checkFunctionCount(funcs); err != nil {
-		s.Close()
+		return nil, err
+	}
+	res, err := s.startRecorded(ctx, cfg)
+	if err != nil {
 		return nil, err
 	}
 	w, err := newEventWriter(cfg.EventsFile, cfg.MaxEvents)

@@ -1,0 +1,41 @@
+package server
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// The record tool on each language's recorder: JavaScript and Java record
+// in the program's own process and through JDWP. A query for one function's calls answers with its arguments
+// and its return, read from the recording without running anything again.
+func TestRecordToolOnEveryRecorder(t *testing.T) {
+	for _, tc := range []struct {
+		language, program, function string
+		want                        []string
+	}{
+		{"javascript", "record/js/cart.js", "applyDiscount", []string{"15", "0.1", "12.15"}},
+		{"java", "record/java/Orders.java", "square", []string{"2", "4"}},
+	} {
+		t.Run(tc.language, func(t *testing.T) {
+			testenv.RequireAdapter(t, tc.language)
+			h := newHarness(t)
+			program := filepath.Join(repoRoot(t), "testdata", tc.program)
+			res := h.ok("record", map[string]any{"language": tc.language, "scriptPath": program, "cwd": filepath.Dir(program)})
+			if res.str("recordingId") == "" || res.obj("report").str("mechanism") == "" {
+				t.Fatalf("record names no recording or mechanism: %v", res)
+			}
+			calls := h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": tc.function})
+			found := false
+			for _, row := range rows(t, calls) {
+				if showsInOrder(row, tc.want...) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no call of %s shows %v: %v", tc.function, tc.want, calls)
+			}
+		})
+	}
+}
