@@ -298,14 +298,7 @@ func TestRemoteAttachRubyHeldAtStart(t *testing.T) {
 	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 5)
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	h.ok("detach_from_process", map[string]any{"sessionId": id})
-	select {
-	case <-program.Done():
-		if program.ExitCode() != 3 {
-			t.Errorf("the program's exit code after detach: %d", program.ExitCode())
-		}
-	case <-time.After(30 * time.Second):
-		t.Errorf("the program did not run to its end after detach")
-	}
+	wantRunsToItsEnd(t, program, 3)
 }
 
 // A running Ruby program under `rdbg --open --nonstop`: the breakpoint
@@ -418,14 +411,7 @@ func TestRemoteAttachNodeInspectBrk(t *testing.T) {
 	wantStop(t, h.ok("step_over", map[string]any{"sessionId": id}), "step", 6)
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	h.ok("detach_from_process", map[string]any{"sessionId": id})
-	select {
-	case <-program.Done():
-		if program.ExitCode() != 3 {
-			t.Errorf("the program's exit code after detach: %d", program.ExitCode())
-		}
-	case <-time.After(30 * time.Second):
-		t.Errorf("the program did not run to its end after detach")
-	}
+	wantRunsToItsEnd(t, program, 3)
 }
 
 // outwardAddress is an IPv4 address of this machine other than loopback,
@@ -549,5 +535,19 @@ func TestRemoteAttachGoToHeadlessDlvAttached(t *testing.T) {
 		if !proc.Alive(program.Pid()) {
 			t.Fatalf("round %d: the program should keep running after detach", round)
 		}
+	}
+}
+
+// wantRunsToItsEnd checks that a program left running by a detach goes on
+// to its own end with its own exit code.
+func wantRunsToItsEnd(t *testing.T, program *proc.Process, code int) {
+	t.Helper()
+	select {
+	case <-program.Done():
+		if program.ExitCode() != code {
+			t.Errorf("the program's exit code after detach: %d", program.ExitCode())
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("the program did not run to its end after detach")
 	}
 }
