@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -242,7 +243,14 @@ func (a *Adapter) recordRun(ctx context.Context, lc *launchConfig, cfg adapter.R
 	if out == nil {
 		out = io.Discard
 	}
-	j, err := spawnJVM(ctx, lc, func(_, text string) { io.WriteString(out, text) })
+	// stdout and stderr are read by two goroutines; the writer need not
+	// be safe for both at once.
+	var mu sync.Mutex
+	j, err := spawnJVM(ctx, lc, func(_, text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		io.WriteString(out, text)
+	})
 	if err != nil {
 		return 0, err
 	}
