@@ -513,7 +513,7 @@ func TestRefusedBreakpointsAreReported(t *testing.T) {
 	// Set while the program runs: the call succeeds, and its answer says
 	// the debugger refused it.
 	live := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 2})
-	if live["verified"] != false || !strings.Contains(live.str("message"), ": refused by the debugger") {
+	if live["verified"] != false || !strings.Contains(live.str("message"), "Refused by the debugger") {
 		t.Errorf("set_breakpoint while running should report the refusal: %v", live)
 	}
 	h.ok("pause_execution", map[string]any{"sessionId": id})
