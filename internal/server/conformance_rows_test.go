@@ -197,7 +197,8 @@ func conformRows() []conformRow {
 		attach: func(t *testing.T) map[string]any {
 			// rdbg --open holds the program at its first line until the
 			// attach; the loop then calls weigh.
-			return map[string]any{"host": "127.0.0.1", "port": rdbgOpen(t, testdataFile("ruby", "conform.rb")(t), false)}
+			_, port := rdbgOpen(t, testdataFile("ruby", "conform.rb")(t), false)
+			return map[string]any{"host": "127.0.0.1", "port": port}
 		},
 	}, {
 		language: "java", requires: []func(*testing.T){needJava},

@@ -234,55 +234,6 @@ func TestRemoteAttachCNothingListening(t *testing.T) {
 	}
 }
 
-// rdbgServe starts src the way README tells a container to,
-// `rdbg --open --host 127.0.0.1 --port 0 [--nonstop] -- src`, and returns
-// it and the port rdbg prints once the program can be attached to: held
-// before its first line, or with --nonstop running (src prints "spinning").
-func rdbgServe(t *testing.T, src string, nonstop bool) (*proc.Process, int) {
-	t.Helper()
-	ruby := testenv.RequireTool(t, "apt-get install -y ruby", "ruby")
-	av := testenv.RequireAdapter(t, "ruby")
-	args := []string{av.Path, "--open", "--host", "127.0.0.1", "--port", "0"}
-	if nonstop {
-		args = append(args, "--nonstop")
-	}
-	cmd := exec.Command(ruby, append(args, "--", src)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := proc.Start(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Kill)
-	errs, outs := bufio.NewScanner(stderr), bufio.NewScanner(stdout)
-	port := 0
-	for port == 0 && errs.Scan() {
-		if _, rest, ok := strings.Cut(errs.Text(), "TCP/IP (127.0.0.1:"); ok {
-			port, _ = strconv.Atoi(strings.TrimSuffix(rest, ")"))
-		}
-	}
-	for nonstop && outs.Scan() && outs.Text() != "spinning" {
-	}
-	if port == 0 {
-		t.Fatal("rdbg printed no address")
-	}
-	go func() {
-		for errs.Scan() {
-		}
-	}()
-	go func() {
-		for outs.Scan() {
-		}
-	}()
-	return p, port
-}
-
 // Ruby held at its first line by `rdbg --open`: attaching lets it run to
 // the breakpoint, a step goes on, and after detach the program runs to
 // its own end (exit code 3) with nothing of ours attached.
@@ -290,7 +241,7 @@ func TestRemoteAttachRubyHeldAtStart(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("ruby")
 	src := rubyProgram(t, "loop.rb")
-	program, port := rdbgServe(t, src, false)
+	program, port := rdbgOpen(t, src, false)
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 4})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 30000})
 	wantStop(t, att, "breakpoint", 4)
@@ -309,7 +260,7 @@ func TestRemoteAttachRubyNonstop(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("ruby")
 	src := rubyProgram(t, "spin.rb")
-	program, port := rdbgServe(t, src, true)
+	program, port := rdbgOpen(t, src, true)
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 7})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 30000})
 	wantStop(t, att, "breakpoint", 7)

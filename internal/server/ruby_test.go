@@ -119,11 +119,11 @@ func TestRubyUncaughtException(t *testing.T) {
 	}
 }
 
-// rdbgOpen starts src under `rdbg --open` on a port the kernel picks and
-// returns the port once the program can be attached to: held at its first
+// rdbgOpen starts src under `rdbg --open` on a port the kernel picks (the
+// way README tells a container to) and returns it and the port once the program can be attached to: held at its first
 // line ("wait for debugger connection" on stderr), or, with --nonstop,
 // running (src prints "spinning").
-func rdbgOpen(t *testing.T, src string, nonstop bool) string {
+func rdbgOpen(t *testing.T, src string, nonstop bool) (*proc.Process, string) {
 	t.Helper()
 	ruby := testenv.RequireTool(t, "apt-get install -y ruby", "ruby")
 	av := testenv.RequireAdapter(t, "ruby")
@@ -172,7 +172,7 @@ func rdbgOpen(t *testing.T, src string, nonstop bool) string {
 		for out.Scan() {
 		}
 	}()
-	return port
+	return p, port
 }
 
 // rdbg 1.6 leaves a running program running on attach (1.4 paused it):
@@ -181,7 +181,7 @@ func TestRubyAttachStopOnEntryPausesARunningProgram(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("ruby")
 	src := rubyProgram(t, "spin.rb")
-	port := rdbgOpen(t, src, true)
+	_, port := rdbgOpen(t, src, true)
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "stopOnEntry": true, "timeout": 10000})
 	loc := att.obj("location")
 	if att.str("state") != "paused" || att.str("stopReason") != "pause" || att.stopFile(t) != src || loc.num("line") < 5 || loc.num("line") > 8 {
