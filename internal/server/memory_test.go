@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"strings"
@@ -95,7 +96,8 @@ func TestNativeDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 	// total += weigh(i, 3) writes 0 on the first pass and 3 on the second.
 	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
 	stepsWithoutWatchpoints(t, found, "0", "3", 40)
-	if found.obj("changedBy").str("function") != "main" || found.str("state") != "paused" || found.vars("locals")["total"] != "3" {
+	// changedBy leaves out the function it shares with the stop's location.
+	if cmp.Or(found.obj("changedBy").str("function"), found.obj("location").str("function")) != "main" || found.str("state") != "paused" || found.vars("locals")["total"] != "3" {
 		t.Errorf("the program stays paused just after the change, in main: %v", found)
 	}
 }

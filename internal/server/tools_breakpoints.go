@@ -169,7 +169,7 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	}
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,
-		Anchor: bp.Anchor, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage,
+		Anchor: bp.Anchor, Condition: unlessAsked(bp.Condition, a.Condition), HitCondition: unlessAsked(bp.HitCondition, a.HitCondition), LogMessage: unlessAsked(bp.LogMessage, a.LogMessage),
 		Collect: bp.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: joinWarnings(res.Warning, sess.UnmappedNote(ctx, bp.File)), Context: res.Context,
 	}, nil
 }
@@ -246,4 +246,13 @@ func (s *Server) clearBreakpoints(ctx context.Context, a *listBreakpointsArgs) (
 		where = "in " + m.File
 	}
 	return &clearBreakpointsResult{Success: true, Cleared: n, Files: files, Message: strings.TrimSpace(fmt.Sprintf("Cleared %d breakpoint(s) %s.", n, where))}, nil
+}
+
+// unlessAsked is a breakpoint's setting as the answer shows it: left out
+// when it is what the agent just asked for.
+func unlessAsked(set, asked string) string {
+	if set == asked {
+		return ""
+	}
+	return set
 }

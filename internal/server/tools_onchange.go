@@ -60,9 +60,31 @@ func (s *Server) breakOnChange(ctx context.Context, a *breakOnChangeArgs) (*brea
 	default:
 		prefix = fmt.Sprintf("%s did not change: %s.", a.Expression, res.Why)
 	}
+	run := runResultOf(res.Snapshot, prefix)
+	if res.Changed && res.Snapshot.State == session.StatePaused {
+		// Paused where it changed: state and stopReason say the rest.
+		run.Message = prefix
+	}
 	out := &breakOnChangeResult{
-		runResult: *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
-		Changed:   res.Changed, From: res.From, To: res.To, Method: res.Method, MethodReason: res.MethodReason, Steps: res.Steps, ChangedBy: res.ChangedBy, Why: res.Why,
+		runResult: *run.shape(a.shapeArgs),
+		Changed:   res.Changed, From: res.From, To: res.To, Method: res.Method, MethodReason: res.MethodReason, Steps: res.Steps,
+		ChangedBy: beside(res.ChangedBy, res.Snapshot.Location), Why: res.Why,
 	}
 	return out, nil
+}
+
+// beside is where a value changed, without the file and function it
+// shares with the stop's location.
+func beside(at, stop *session.Location) *session.Location {
+	if at == nil || stop == nil {
+		return at
+	}
+	c := *at
+	if c.File == stop.File {
+		c.File = ""
+	}
+	if c.Function == stop.Function {
+		c.Function = ""
+	}
+	return &c
 }

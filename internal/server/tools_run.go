@@ -419,15 +419,16 @@ func runResultOf(snap *session.Snapshot, prefix string) *runResult {
 func describe(snap *session.Snapshot) string {
 	switch snap.State {
 	case session.StatePaused:
-		// Where is the answer's location; the message does not repeat it.
-		why := snap.StopReason
+		// Where and why are the answer's location and stopReason; the
+		// message repeats neither, but names an exception.
+		why := ""
 		if ex := snap.Exception; ex != nil {
-			why = "exception " + session.JoinDistinct(ex.ExceptionID, ex.Description, ex.Message)
+			why = " (exception " + session.JoinDistinct(ex.ExceptionID, ex.Description, ex.Message) + ")"
 		}
 		if snap.Location == nil {
-			return fmt.Sprintf("Paused at an unknown location (%s).", why)
+			return "Paused at an unknown location" + why + "."
 		}
-		return fmt.Sprintf("Paused (%s).", why)
+		return "Paused" + why + "."
 	case session.StateRunning:
 		if snap.TimedOut {
 			return "Still running when the wait timed out; call wait_for_stop to keep waiting or pause_execution to stop it."

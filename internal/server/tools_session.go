@@ -25,10 +25,11 @@ type createSessionArgs struct {
 type createSessionResult struct {
 	Success   bool   `json:"success"`
 	SessionID string `json:"sessionId"`
-	Language  string `json:"language"`
-	Name      string `json:"name"`
-	Message   string `json:"message"`
-	State     string `json:"state,omitempty"`
+	// Language is the id an alias (js, c++, golang) was taken as; an id
+	// asked for by its own name is not echoed.
+	Language string `json:"language,omitempty"`
+	Message  string `json:"message"`
+	State    string `json:"state,omitempty"`
 	// ReconnectKey is given over HTTP only, to the creator alone; the
 	// message says what it is for.
 	ReconnectKey string `json:"reconnectKey,omitempty"`
@@ -188,12 +189,14 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 		return nil, err
 	}
 	res := &createSessionResult{
-		Success:      true,
-		SessionID:    sess.ID,
-		Language:     sess.Language.ID,
-		Name:         sess.Name(),
-		Message:      "Created. Next: set_breakpoint, then start_debugging.",
+		Success:   true,
+		SessionID: sess.ID,
+		// The tool's description says what comes next.
+		Message:      "Created.",
 		ReconnectKey: key,
+	}
+	if !strings.EqualFold(a.Language, sess.Language.ID) {
+		res.Language = sess.Language.ID
 	}
 	if key != "" {
 		res.Message += " Keep reconnectKey: after a reconnect, list_debug_sessions {adopt: reconnectKey} takes your sessions back."
@@ -354,5 +357,5 @@ func (s *Server) closeSession(_ context.Context, a *sessionIDArgs) (*messageResu
 	if err := s.sessions.Close(a.SessionID); err != nil {
 		return nil, err
 	}
-	return &messageResult{Success: true, Message: "Closed; its processes are gone."}, nil
+	return &messageResult{Success: true, Message: "Closed."}, nil
 }

@@ -121,7 +121,13 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	if res.Breakpoint.isLogpoint() {
 		res.Warning = joinWarnings(res.Warning, s.LogpointWarning())
 	}
-	if c, err := ReadContext(req.File, res.Breakpoint.Line, 2); err == nil {
+	// The agent picked the line from the file it read: one line either
+	// side confirms it, two when the breakpoint moved away from its line.
+	radius := 1
+	if res.Warning != "" || res.Breakpoint.RequestedLine != 0 {
+		radius = 2
+	}
+	if c, err := ReadContext(req.File, res.Breakpoint.Line, radius); err == nil {
 		// lineContent holds the breakpoint's own line.
 		c.Surrounding = slices.DeleteFunc(withoutBlankLines(c.Surrounding), func(l SourceLine) bool { return l.Current })
 		res.Context = &c

@@ -95,7 +95,7 @@ func (s *Session) BreakOnChange(ctx context.Context, req ChangeRequest) (*Change
 	}
 	var whyNot string
 	if !r.caps.SupportsDataBreakpoints || !r.conn.Quirks.Supports("dataBreakpointInfo") {
-		whyNot = fmt.Sprintf("the %s debug adapter has no data breakpoints", s.Language.ID)
+		whyNot = "this adapter has no data breakpoints"
 	} else if wp := adapter.Watchpoints(ctx); !wp.Usable {
 		// A watchpoint that never fires would answer "the program ended
 		// before the value changed": wrong, so step instead.

@@ -345,7 +345,7 @@ const (
 	snapshotLocals      = 25
 	snapshotValueLen    = 256
 	snapshotOutput      = 40
-	snapshotContextSide = 2
+	snapshotContextSide = 1
 )
 
 // waitSnapshot waits until the session has changed since gen and is no
@@ -469,6 +469,11 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 	// whole: the agent asks because it lost it.
 	s.mu.Lock()
 	again := s.shownStop == st
+	if prev := s.shownStop; prev != nil && prev != st && prev.ThreadID == st.ThreadID && st.Reason != "pause" {
+		// The thread the previous stop named: steps and inspection
+		// default to it. A pause names the thread it happened to catch.
+		snap.ThreadID = 0
+	}
 	s.shownStop = st
 	r := s.r
 	s.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
@@ -169,6 +170,11 @@ func runtimeLine(prog *chosen, cwd string) string {
 	if prog.Executable != prog.Path && isScript(prog.Path) {
 		// A pyenv shim: the interpreter it chose is the one that runs.
 		name = prog.Executable
+	}
+	if strings.HasSuffix(prog.origin, "on PATH") {
+		// The interpreter any shell here would run: its version says it;
+		// list_supported_languages names its path.
+		return fmt.Sprintf("Python %s (%s)", prog.Version, prog.origin)
 	}
 	return fmt.Sprintf("python: %s (%s, Python %s)", name, prog.origin, prog.Version)
 }
