@@ -13,7 +13,7 @@ import (
 // script: a program attached to elsewhere (a container) runs files the
 // agent has no copy of, and the inspector holds their text. The script is
 // found by the path (or, for Node's own modules, the URL) its frames
-// report; frames carry no sourceReference.
+// report; frames carry no sourceReference. docs/adapter-quirks.md: node-21.
 func (s *server) source(ctx context.Context, req *request) (any, error) {
 	var args godap.SourceArguments
 	if err := req.Args(&args); err != nil {
