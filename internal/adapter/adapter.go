@@ -276,6 +276,11 @@ type Connection struct {
 	// Cleanup releases what the adapter started (processes, temp files).
 	// It is called once, after the DAP connection has ended or been closed.
 	Cleanup func()
+	// ExplainFailure, when set, turns the adapter's refusal of the launch
+	// or attach (its error text) into a message and a next step for the
+	// agent, where the adapter's own words would not say what to do; ok
+	// false keeps the text.
+	ExplainFailure func(text string) (msg, hint string, ok bool)
 	// MapsPaths: the adapter runs on the agent's machine and speaks the
 	// agent's paths, applying the path mappings itself (the built-in JVM
 	// adapter finds sources by class name under local roots), so the

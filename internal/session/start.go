@@ -351,7 +351,11 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 
 	abort := func(err error) (*StartResult, error) {
 		r.shutdown(true)
-		if text := s.outputSince(launchOutput); text != "" && !strings.Contains(err.Error(), strings.TrimSpace(text)) {
+		text := s.outputSince(launchOutput)
+		if explained := explainedFailure(conn, err, text); explained != nil {
+			return fail(explained)
+		}
+		if text != "" && !strings.Contains(err.Error(), strings.TrimSpace(text)) {
 			err = &Error{Msg: fmt.Sprintf("%v\nadapter output:\n%s", err, text), Hint: hintOf(err), Err: err}
 		}
 		return fail(err)
@@ -445,6 +449,20 @@ func launchFailure(kind string, err error) error {
 		return &Error{Msg: fmt.Sprintf("the debug adapter refused to %s: %s", kind, re.Text()), Hint: "check scriptPath, args and dapLaunchArgs; get_output shows what the adapter printed", Err: err}
 	}
 	return err
+}
+
+// explainedFailure is the adapter's own explanation (conn.ExplainFailure)
+// of its refusal err of the launch or attach, given the output it printed
+// meanwhile; nil when it has none.
+func explainedFailure(conn *adapter.Connection, err error, output string) error {
+	var re *dapc.ResponseError
+	if conn.ExplainFailure == nil || !errors.As(err, &re) {
+		return nil
+	}
+	if msg, hint, ok := conn.ExplainFailure(re.Text() + "\n" + output); ok {
+		return &Error{Msg: msg, Hint: hint, Err: err}
+	}
+	return nil
 }
 
 // endedError explains a connection that ended during the handshake.

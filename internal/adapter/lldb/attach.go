@@ -72,11 +72,18 @@ func (a *Adapter) attachRemote(ctx context.Context, cfg adapter.AttachConfig) (*
 		host = "127.0.0.1"
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(cfg.Port))
+	program, _ := cfg.Extra["program"].(string)
+	if program != "" {
+		// Checked before connecting: the stub serves one connection.
+		if _, err := os.Stat(program); err != nil {
+			return nil, fmt.Errorf("adapterConfig.program %s: %w: it must be this machine's copy of the binary the stub at %s runs, for LLDB to read its symbols", program, err, addr)
+		}
+	}
 	args := map[string]any{
 		"type":           "lldb-dap",
 		"request":        "attach",
 		"name":           addr,
-		"attachCommands": []string{remoteCommand + addr},
+		"attachCommands": []string{remoteCommand + addr, executableCheck},
 		"stopOnEntry":    cfg.StopOnEntry,
 		// A failed connection does not fail the attach: lldb-dap goes on
 		// waiting for a stop that cannot come, for "timeout" seconds (30
@@ -84,13 +91,39 @@ func (a *Adapter) attachRemote(ctx context.Context, cfg adapter.AttachConfig) (*
 		// stop comes at once.
 		"timeout": remoteStopTimeout,
 	}
-	program, _ := cfg.Extra["program"].(string)
 	conn, err := a.startAttach(ctx, cfg, args, program)
 	if err != nil {
 		return nil, err
 	}
 	conn.Quirks.IsNoise = withoutConnectReport(conn.Quirks.IsNoise)
+	conn.ExplainFailure = func(text string) (string, string, bool) { return explainNoExecutable(text, addr) }
 	return conn, nil
+}
+
+// executableCheck fails the attach (lldb-dap's "!" prefix; "?" keeps its
+// output quiet when it succeeds) when LLDB found no executable for the
+// stub's process: a gdb-remote stub sends none, and LLDB reads it only
+// from this machine, at the path the stub names or adapterConfig.program.
+// Without it no breakpoint binds and no frame has a line, and the program
+// would run unobserved. docs/adapter-quirks.md: lldb-25.
+const executableCheck = "?!image list"
+
+// noExecutable is what LLDB says to executableCheck without an executable.
+const noExecutable = "no associated executable images"
+
+// explainNoExecutable explains executableCheck's failure (lldb-dap answers
+// "Failed to run attach commands", LLDB's reason is in its output, both
+// in text): what is missing, and the attach that works. A failed
+// connection fails the check too: LLDB's first error is then the reason.
+func explainNoExecutable(text, addr string) (msg, hint string, ok bool) {
+	_, firstError, _ := strings.Cut(text, "error:")
+	firstError, _, _ = strings.Cut(firstError, "\n")
+	if !strings.Contains(firstError, noExecutable) {
+		return "", "", false
+	}
+	msg = fmt.Sprintf("LLDB has no executable for the program the stub at %s runs: its binary is not on this machine at the path the stub names, so no breakpoint could bind and no frame would show source", addr)
+	hint = `attach again with adapterConfig: {"program": "<this machine's copy of that binary, e.g. ./build/prog>"} (the same build, with its debug information; pathMappings maps its source paths); lldb-server gdbserver serves one connection: if it has ended, start the program under it again first`
+	return msg, hint, true
 }
 
 // remoteStopTimeout is how many seconds lldb-dap waits for the program's

@@ -152,6 +152,7 @@ func (s *server) handlers() map[string]dapserver.Handler {
 		"stepIn":                  dapserver.WithoutContext(func(r *request) (any, error) { return s.resume(r, "Debugger.stepInto") }),
 		"stepOut":                 dapserver.WithoutContext(func(r *request) (any, error) { return s.resume(r, "Debugger.stepOut") }),
 		"pause":                   dapserver.WithoutContext(s.pauseProgram),
+		"source":                  s.source,
 	}
 }
 

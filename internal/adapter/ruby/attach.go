@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -58,6 +59,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 	}
 	args := map[string]any{"type": "rdbg", "request": "attach"}
 	maps.Copy(args, cfg.Extra)
+	mapRemoteRoots(args, cfg.PathMappings)
 	mapPaths(args)
 	opts := transportOptions{dialect: d, pauseAfterConfiguration: cfg.StopOnEntry && !d.pausesOnAttach, resumeAttachStop: !cfg.StopOnEntry}
 	return &adapter.Connection{
@@ -68,4 +70,28 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 		Quirks:    quirks(d),
 		Cleanup:   func() { conn.Close() },
 	}, nil
+}
+
+// mapRemoteRoots tells rdbg, for a program attached to with path mappings
+// and no mapping arguments of the agent's own, that only the mapped remote
+// roots are shared, each mapped to itself: the session translates them to
+// the agent's roots. rdbg gives a sourceReference, and serves the text, only
+// for a file outside every root it is told of (a gem installed in a
+// container); with localfs it gives none for any file. A root rdbg's
+// "remote:local,…" list cannot hold (one with a colon: C:\app) leaves
+// localfs. docs/adapter-quirks.md: rdbg-9, rdbg-15.
+func mapRemoteRoots(args map[string]any, mappings []adapter.PathMapping) {
+	_, fs := args[localFSKey]
+	_, fsMap := args[localFSMapKey]
+	if fs || fsMap || len(mappings) == 0 {
+		return
+	}
+	var pairs []string
+	for _, m := range mappings {
+		if strings.ContainsAny(m.RemoteRoot, ":,") {
+			return
+		}
+		pairs = append(pairs, m.RemoteRoot+":"+m.RemoteRoot)
+	}
+	args[localFSMapKey] = strings.Join(pairs, ",")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -331,6 +332,32 @@ func TestInstallHintPerOS(t *testing.T) {
 		f.glob = func(string) ([]string, error) { return nil, nil }
 		if av := (&Adapter{finder: f}).Check(context.Background()); av.Installed || !strings.HasPrefix(av.InstallHint, c.want) {
 			t.Errorf("%s: %+v", c.os.Name, av)
+		}
+	}
+}
+
+// Attached with path mappings, rdbg is told the remote roots only (so that
+// it serves files outside them); the agent's own mapping arguments, and a
+// root its list cannot hold, keep what mapPaths decides.
+func TestAttachTellsRdbgTheRemoteRoots(t *testing.T) {
+	for _, c := range []struct {
+		extra    map[string]any
+		mappings []adapter.PathMapping
+		want     map[string]any
+	}{
+		{nil, []adapter.PathMapping{{LocalRoot: "/src", RemoteRoot: "/app"}, {LocalRoot: "/lib", RemoteRoot: "/opt/lib"}}, map[string]any{"localfsMap": "/app:/app,/opt/lib:/opt/lib"}},
+		{nil, nil, map[string]any{"localfs": true}},
+		{map[string]any{"localfsMap": "/app:/src"}, []adapter.PathMapping{{LocalRoot: "/src", RemoteRoot: "/app"}}, map[string]any{"localfsMap": "/app:/src"}},
+		{nil, []adapter.PathMapping{{LocalRoot: "/src", RemoteRoot: `C:\app`}}, map[string]any{"localfs": true}},
+	} {
+		args := map[string]any{}
+		maps.Copy(args, c.extra)
+		mapRemoteRoots(args, c.mappings)
+		mapPaths(args)
+		for _, k := range []string{"localfs", "localfsMap"} {
+			if args[k] != c.want[k] {
+				t.Errorf("mappings %v, extra %v: %s = %v, want %v", c.mappings, c.extra, k, args[k], c.want[k])
+			}
 		}
 	}
 }
