@@ -209,7 +209,9 @@ func copyProgramOutput(out *OutputBuffer, w io.Writer) func() {
 	}
 	go func() {
 		defer close(done)
-		for out.Wait(ctx, since) {
+		// Wait answers at once while output is there: the context is
+		// checked apart, so that stopping ends the copy.
+		for ctx.Err() == nil && out.Wait(ctx, since) {
 			copyNew()
 		}
 	}()

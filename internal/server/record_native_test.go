@@ -1,0 +1,74 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// recordIn runs the record tool for language and returns its answer and
+// its report.
+func (h *harness) recordIn(language string, args map[string]any) (result, result) {
+	h.t.Helper()
+	args["language"] = language
+	res := h.ok("record", args)
+	if res.str("recordingId") == "" || res.str("sessionId") == "" {
+		h.t.Fatalf("record names no recording or session: %v", res)
+	}
+	return res, res.obj("report")
+}
+
+// pathCalls are a report's failure path as "call @at" lines.
+func pathCalls(rep result) []string {
+	var out []string
+	for _, f := range rep.list("path") {
+		out = append(out, f.str("call")+" @"+f.str("at"))
+	}
+	return out
+}
+
+// A Go program that panics three calls deep, recorded through the record
+// tool: the tool comes back once the program has ended, the report names
+// the panic and its path with the arguments, and a query answers a
+// function's calls with their values.
+func TestRecordToolGoPanicNamesThePathWithValues(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	h := newHarness(t)
+	dir := goCartDir(t)
+	res, rep := h.recordIn("go", map[string]any{"scriptPath": dir, "cwd": dir, "args": []string{"panic"}})
+	if !strings.Contains(rep.str("outcome"), "bad quantity -1 for ink") || !strings.Contains(rep.str("mechanism"), "breakpoints") {
+		t.Errorf("outcome and mechanism: %v", rep)
+	}
+	want := []string{
+		"main.main() @main.go:53",
+		"main.(*Cart).Total(c=Cart#1{Items=[…+3]}) @main.go:41",
+		`main.price(it=Item#4{Name="ink", Price=5, Qty=-1}) @main.go:32`,
+	}
+	if got := pathCalls(rep); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("path:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	calls := h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "price", "where": "return == 80"})
+	if got := rows(t, calls); len(got) != 1 || !strings.Contains(got[0], `Name=\"book\", Price=40, Qty=2`) {
+		t.Errorf("price's call returning 80: %v", got)
+	}
+}
+
+// The record tool on a failing Go test: the report names the test and the
+// calls that made the wrong value, with their arguments and returns.
+func TestRecordToolGoFailingTestNamesTheTestAndItsCalls(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	h := newHarness(t)
+	dir := goCartDir(t)
+	_, rep := h.recordIn("go", map[string]any{"path": dir, "name": "TestTotalWithDiscount", "cwd": dir})
+	test := rep.obj("test")
+	if !strings.Contains(test.str("name"), "TestTotalWithDiscount") || !strings.Contains(test.str("msg"), "total 99, want 100") {
+		t.Fatalf("the failing test: %v", rep)
+	}
+	last := strings.Join(strs(rep["lastCalls"]), "\n")
+	for _, want := range []string{"main.discount(total=110) -> 11", "main.(*Cart).Total(c=Cart#"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the last calls lack %q:\n%s", want, last)
+		}
+	}
+}
