@@ -62,11 +62,15 @@ func TestRecordToolGoFailingTestNamesTheTestAndItsCalls(t *testing.T) {
 	dir := goCartDir(t)
 	_, rep := h.recordIn("go", map[string]any{"path": dir, "name": "TestTotalWithDiscount", "cwd": dir})
 	test := rep.obj("test")
-	if !strings.Contains(test.str("name"), "TestTotalWithDiscount") || !strings.Contains(test.str("msg"), "total 99, want 100") {
+	if test.str("name") != "TestTotalWithDiscount" || rep.obj("counts").num("testsFailed") != 1 || !strings.Contains(test.str("msg"), "total 99, want 100") {
 		t.Fatalf("the failing test: %v", rep)
 	}
+	if got := pathCalls(rep); len(got) != 1 || !strings.HasPrefix(got[0], "cart.TestTotalWithDiscount(t=T#") || !strings.HasSuffix(got[0], " @main_test.go:16") {
+		t.Errorf("path: %q, want the test function at main_test.go:16", got)
+	}
+	// A test binary names package main by its import path.
 	last := strings.Join(strs(rep["lastCalls"]), "\n")
-	for _, want := range []string{"main.discount(total=110) -> 11", "main.(*Cart).Total(c=Cart#"} {
+	for _, want := range []string{"cart.discount(total=110) -> 11 (line 25)", "cart.(*Cart).Total(c=Cart#3{Items=[…+2]}) -> 99 (line 45)"} {
 		if !strings.Contains(last, want) {
 			t.Errorf("the last calls lack %q:\n%s", want, last)
 		}

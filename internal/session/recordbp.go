@@ -11,6 +11,7 @@ package session
 // C, C++, Rust").
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,20 +31,21 @@ const recordStartTimeout = 2 * time.Minute
 // docs/recording-format.md describes; it returns once the program has
 // ended (or ctx has, which ends the program and says so in the end event).
 func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordConfig) (*adapter.RecordResult, error) {
-	if cfg.Test != nil {
-		return nil, errorf("record the test binary's program instead, or debug_test", "recording a test run is not supported for %s yet", s.Language.ID)
-	}
 	if s.Language.ID != "go" {
 		return nil, errorf("use start_debugging with trace_function meanwhile", "recording %s programs through breakpoints is not supported: only Go's functions can be listed here", s.Language.ID)
 	}
-	funcs, err := goUserFunctions(userRoots(cfg.Cwd, cfg.Include))
+	spec, plan, err := s.recordLaunch(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	funcs, err := goUserFunctions(userRoots(cmp.Or(cfg.Cwd, spec.Cwd), cfg.Include), plan != nil)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkFunctionCount(funcs); err != nil {
 		return nil, err
 	}
-	res, err := s.startRecorded(ctx, cfg)
+	res, err := s.startRecorded(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -53,8 +55,8 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 		return nil, err
 	}
 	rec := newBPRecorder(s, w, funcs, cfg.Lines)
-	w.add(recordEvent{kind: "start", fields: []field{{"lang", s.Language.ID}, {"pid", s.debuggeePID()}, {"version", 1}, {"cwd", cfg.Cwd}, {"argv", append([]string{cfg.Program}, cfg.Args...)}, {"runtime", res.Runtime}}})
-	if err := s.armRecorder(ctx, rec, funcs); err != nil {
+	w.add(recordEvent{kind: "start", fields: []field{{"lang", s.Language.ID}, {"pid", s.debuggeePID()}, {"version", 1}, {"cwd", spec.Cwd}, {"argv", append([]string{spec.Program}, spec.Args...)}, {"runtime", res.Runtime}}})
+	if err := s.armRecorder(ctx, rec, funcs, plan); err != nil {
 		w.close()
 		s.Close()
 		return nil, err
@@ -70,6 +72,9 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 		return nil, err
 	}
 	out := &adapter.RecordResult{Runtime: res.Runtime, Mechanism: rec.mechanism()}
+	if plan != nil {
+		out.Runner = plan.Runner
+	}
 	if info := s.Info(); info.ExitCode != nil {
 		out.ExitCode = *info.ExitCode
 	}
@@ -90,12 +95,11 @@ func checkFunctionCount(funcs []userFunction) error {
 
 // startRecorded launches the program stopped at its entry, where the
 // recording's breakpoints are set.
-func (s *Session) startRecorded(ctx context.Context, cfg adapter.RecordConfig) (*StartResult, error) {
+func (s *Session) startRecorded(ctx context.Context, spec LaunchSpec) (*StartResult, error) {
 	timeout := recordStartTimeout
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
 	}
-	spec := LaunchSpec{Program: cfg.Program, Args: cfg.Args, Cwd: cfg.Cwd, Env: cfg.Env, StopOnEntry: true, ExecutablePath: cfg.ExecutablePath}
 	res, err := s.Start(ctx, spec, WaitOptions{Wait: true, Timeout: timeout})
 	if err != nil {
 		return nil, err
@@ -107,14 +111,23 @@ func (s *Session) startRecorded(ctx context.Context, cfg adapter.RecordConfig) (
 	return res, nil
 }
 
-// armRecorder sets a function breakpoint on each of funcs, hands the
-// session's stops to rec and lets the program run.
-func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []userFunction) error {
+// armRecorder sets a function breakpoint on each of funcs (and on the
+// test plan's failure functions), hands the session's stops to rec and
+// lets the program run.
+func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []userFunction, plan *adapter.TestPlan) error {
 	s.mu.Lock()
 	r := s.liveRunLocked()
 	if r == nil {
 		s.mu.Unlock()
 		return errorf("start over", "the program ended before it could be recorded")
+	}
+	if plan != nil {
+		rec.tests = &recordedTests{breakpoints: map[int]bool{}, output: plan.FailureOutput, since: s.out.Cursor(), reported: map[int]bool{}}
+		for _, name := range plan.FunctionBreakpoints {
+			fb := &FunctionBreakpoint{FunctionName: name, internal: true}
+			s.bps.addFunction(fb)
+			rec.tests.breakpoints[fb.ID] = true
+		}
 	}
 	files := map[string]bool{}
 	for _, f := range funcs {
