@@ -1,6 +1,7 @@
 package server
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,5 +75,39 @@ func TestRecordToolGoFailingTestNamesTheTestAndItsCalls(t *testing.T) {
 		if !strings.Contains(last, want) {
 			t.Errorf("the last calls lack %q:\n%s", want, last)
 		}
+	}
+}
+
+// A C program that fails an assertion three calls deep, recorded through
+// lldb-dap: the report names the failing path with the arguments, a query
+// answers a function's calls with their returns, and the history of a
+// local in a function named in lines gives each value and its line.
+func TestRecordToolCAssertionNamesThePathWithValues(t *testing.T) {
+	testenv.RequireAdapter(t, "c")
+	h := newHarness(t)
+	program := filepath.Join(repoRoot(t), "testdata", "record", "c", "cart.c")
+	res, rep := h.recordIn("c", map[string]any{"scriptPath": program, "cwd": filepath.Dir(program), "lines": []string{"total"}})
+	if rep.str("outcome") != "uncaught signal: signal SIGABRT" || !strings.Contains(rep.str("mechanism"), "lldb-dap function breakpoints") {
+		t.Errorf("outcome and mechanism: %v", rep)
+	}
+	path := pathCalls(rep)
+	want := []string{
+		`total(items=item#2{name="pen", price=3, qty=10}, n=3) @cart.c:30`,
+		`price(it=item#5{name="ink", price=5, qty=-1}) @cart.c:22`,
+	}
+	if len(path) != 3 || !strings.HasPrefix(path[0], "main(argc=1, ") || strings.Join(path[1:], "\n") != strings.Join(want, "\n") {
+		t.Errorf("path:\n%s\nwant main, then:\n%s", strings.Join(path, "\n"), strings.Join(want, "\n"))
+	}
+	calls := h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "price"})
+	got := rows(t, calls)
+	if len(got) != 3 || !strings.HasSuffix(got[0], `{name=\"pen\", price=3, qty=10}","30"]`) || !strings.HasSuffix(got[1], `{name=\"book\", price=40, qty=2}","80"]`) ||
+		!strings.Contains(got[2], `"raised":"signal"`) {
+		t.Errorf("price's calls (id, it, return): %v", got)
+	}
+	// sum's first value, 0, may be the stack's before line 28 ran: the
+	// values the loop set are the history's last two.
+	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "history": "total", "local": "sum"}))
+	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,30,"30"]`) || !strings.HasSuffix(hist[n-1], `,30,"110"]`) {
+		t.Errorf("sum's history (call, line, value): %v", hist)
 	}
 }

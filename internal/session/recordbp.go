@@ -16,6 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,23 +34,32 @@ const recordStartTimeout = 2 * time.Minute
 // docs/recording-format.md describes; it returns once the program has
 // ended (or ctx has, which ends the program and says so in the end event).
 func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordConfig) (*adapter.RecordResult, error) {
-	if s.Language.ID != "go" {
-		return nil, errorf("use start_debugging with trace_function meanwhile", "recording %s programs through breakpoints is not supported: only Go's functions can be listed here", s.Language.ID)
-	}
 	spec, plan, err := s.recordLaunch(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	funcs, err := goUserFunctions(userRoots(cmp.Or(cfg.Cwd, spec.Cwd), cfg.Include), plan != nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkFunctionCount(funcs); err != nil {
-		return nil, err
+	roots := userRoots(cmp.Or(cfg.Cwd, spec.Cwd, programDir(spec.Program)), cfg.Include)
+	var funcs []userFunction
+	if s.Language.ID == "go" {
+		if funcs, err = goUserFunctions(roots, plan != nil); err == nil {
+			err = checkFunctionCount(funcs)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	res, err := s.startRecorded(ctx, spec)
 	if err != nil {
 		return nil, err
+	}
+	if s.Language.ID != "go" {
+		if funcs, err = s.builtFunctions(roots); err == nil {
+			err = checkFunctionCount(funcs)
+		}
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	w, err := newEventWriter(cfg.EventsFile, cfg.MaxEvents)
 	if err != nil {
@@ -79,6 +91,31 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 		out.ExitCode = *info.ExitCode
 	}
 	return out, nil
+}
+
+// builtFunctions are the user's functions in the binary the session
+// launched (C, C++, Rust), read from its DWARF: the adapter built it from
+// the sources when it was given them, so it is known only now.
+func (s *Session) builtFunctions(roots []string) ([]userFunction, error) {
+	s.mu.Lock()
+	var bin string
+	if s.r != nil {
+		bin, _ = s.r.conn.Arguments["program"].(string)
+	}
+	s.mu.Unlock()
+	if bin == "" {
+		return nil, errorf("pass the built binary as scriptPath", "the launched program's binary is not known")
+	}
+	return nativeUserFunctions(bin, roots)
+}
+
+// programDir is the directory of a program given as a file, the program
+// itself when it is a directory (a Go package, a Cargo project).
+func programDir(program string) string {
+	if st, err := os.Stat(program); err == nil && !st.IsDir() {
+		return filepath.Dir(program)
+	}
+	return program
 }
 
 // checkFunctionCount refuses a recording with nothing to record, or with
@@ -122,11 +159,15 @@ func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []user
 		return errorf("start over", "the program ended before it could be recorded")
 	}
 	if plan != nil {
-		rec.tests = &recordedTests{breakpoints: map[int]bool{}, output: plan.FailureOutput, since: s.out.Cursor(), reported: map[int]bool{}}
-		for _, name := range plan.FunctionBreakpoints {
+		rec.tests = newRecordedTests()
+		for _, name := range append(slices.Clone(plan.FunctionBreakpoints), goTestLog) {
 			fb := &FunctionBreakpoint{FunctionName: name, internal: true}
 			s.bps.addFunction(fb)
-			rec.tests.breakpoints[fb.ID] = true
+			if name == goTestLog {
+				rec.tests.logs[fb.ID] = true
+			} else {
+				rec.tests.failures[fb.ID] = true
+			}
 		}
 	}
 	files := map[string]bool{}

@@ -119,6 +119,10 @@ func (s *Session) interceptRecording(r *connection, st *Stop) bool {
 // answer records what a stop says and sets the program going again.
 func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) error {
 	switch {
+	case rec.isTestLog(st):
+		rec.testLogged(ctx, r, st.ThreadID)
+		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
+		return nil
 	case rec.isTestFailure(st):
 		rec.testFailed(ctx, r, st.ThreadID)
 		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,17 +19,29 @@ import (
 // the test function (an unwind) — what the report reads as a failure.
 const testFailureType = "test failure"
 
+// goTestLog is where every message of a Go test passes, formatted
+// (t.Errorf logs, then fails). The output the test runner prints reaches
+// the session after the stop at the failure, so the recorder breaks here
+// to have the message when the test fails.
+const goTestLog = "testing.(*common).log"
+
 // recordedTests follows the tests of a recorded test run: which of the
-// recording's breakpoints catch a failure, and the output where the test
-// runner writes the failure's message.
+// recording's breakpoints catch a failure or a test's message, and each
+// thread's last message.
 type recordedTests struct {
-	breakpoints map[int]bool // our ids of the failure breakpoints
-	output      *regexp.Regexp
-	since       uint64 // the output's cursor when the run began
-	reported    map[int]bool
+	failures map[int]bool // our ids of the failure breakpoints
+	logs     map[int]bool // our ids of the message breakpoints
+	lastLog  map[int]string
+	reported map[int]bool
 }
 
-// failure is a failed test's message and where it was said.
+// newRecordedTests follows the tests of plan; the breakpoints are added
+// by the caller.
+func newRecordedTests() *recordedTests {
+	return &recordedTests{failures: map[int]bool{}, logs: map[int]bool{}, lastLog: map[int]string{}, reported: map[int]bool{}}
+}
+
+// testFailure is a failed test's message and where it was said.
 type testFailure struct {
 	msg  string
 	file string
@@ -67,17 +77,45 @@ func (s *Session) recordLaunch(ctx context.Context, cfg adapter.RecordConfig) (L
 	return spec, plan, nil
 }
 
-// isTestFailure reports a stop at one of the failure breakpoints.
-func (rec *bpRecorder) isTestFailure(st *Stop) bool {
-	if rec.tests == nil {
-		return false
-	}
+// hits reports a stop at one of the breakpoints of ids.
+func hits(st *Stop, ids map[int]bool) bool {
 	for _, id := range st.HitBreakpointIDs {
-		if rec.tests.breakpoints[id] {
+		if ids[id] {
 			return true
 		}
 	}
 	return false
+}
+
+// isTestFailure reports a stop at one of the failure breakpoints.
+func (rec *bpRecorder) isTestFailure(st *Stop) bool {
+	return rec.tests != nil && hits(st, rec.tests.failures)
+}
+
+// isTestLog reports a stop where a test logs a message.
+func (rec *bpRecorder) isTestLog(st *Stop) bool {
+	return rec.tests != nil && hits(st, rec.tests.logs)
+}
+
+// testLogged keeps the message a test logs: its parameter s.
+func (rec *bpRecorder) testLogged(ctx context.Context, r *connection, threadID int) {
+	frame, err := topFrame(ctx, r, threadID)
+	if err != nil {
+		return
+	}
+	vars, err := frameLocals(ctx, r, frame.Id)
+	if err != nil {
+		return
+	}
+	for _, v := range vars {
+		if v.Name == "s" {
+			msg, err := strconv.Unquote(v.Value)
+			if err != nil {
+				msg = v.Value
+			}
+			rec.tests.lastLog[threadID] = msg
+		}
+	}
 }
 
 // testFailed records a test's failure (a stop in testing's Fail) as an
@@ -88,10 +126,11 @@ func (rec *bpRecorder) testFailed(ctx context.Context, r *connection, threadID i
 	if len(tc.stack) == 0 {
 		return
 	}
-	fail := rec.failureMessage()
 	var stack dap.StackTraceResponseBody
 	_ = r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": exceptionFrames}, &stack)
 	frames := stack.StackFrames
+	inner := tc.stack[len(tc.stack)-1]
+	fail := testFailure{msg: strings.TrimSpace(rec.tests.lastLog[threadID]), file: rec.funcs[inner.fn].file}
 	for i := len(tc.stack) - 1; i >= 0; i-- {
 		c := tc.stack[i]
 		line := 0
@@ -101,31 +140,14 @@ func (rec *bpRecorder) testFailed(ctx context.Context, r *connection, threadID i
 				break
 			}
 		}
-		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", testFailureType}, {"msg", fail.msg}, {"line", line}, {"raised", i == len(tc.stack)-1}}})
+		if c == inner {
+			fail.line = line
+		}
+		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", testFailureType}, {"msg", fail.msg}, {"line", line}, {"raised", c == inner}}})
 	}
 	if test := tc.stack[0]; test.failure == nil {
 		test.failure = &fail
 	}
-}
-
-// failureMessage is the last failure line the test runner wrote (Go's
-// "    cart_test.go:16: total 99, want 100"), split into its place and
-// message.
-func (rec *bpRecorder) failureMessage() testFailure {
-	var last string
-	page := rec.s.out.Since(rec.tests.since, 0)
-	for _, e := range page.Entries {
-		if m := rec.tests.output.FindAllString(e.Output, -1); len(m) > 0 {
-			last = m[len(m)-1]
-		}
-	}
-	place, msg, found := strings.Cut(strings.TrimSpace(last), ": ")
-	if !found {
-		return testFailure{msg: strings.TrimSpace(last)}
-	}
-	file, lineText, _ := strings.Cut(place, ":")
-	line, _ := strconv.Atoi(lineText)
-	return testFailure{msg: msg, file: file, line: line}
 }
 
 // isTestFunction reports a Go test function: TestXxx in a _test.go file.
@@ -159,7 +181,7 @@ func (rec *bpRecorder) testEnded(c *activeCall) {
 	if f := c.failure; f != nil {
 		fields = append(fields, field{"outcome", "failed"}, field{"msg", f.msg})
 		if f.file != "" {
-			fields = append(fields, field{"file", filepath.Join(filepath.Dir(rec.funcs[c.fn].file), f.file)}, field{"line", f.line})
+			fields = append(fields, field{"file", f.file}, field{"line", f.line})
 		}
 	} else {
 		fields = append(fields, field{"outcome", "passed"})
