@@ -279,10 +279,12 @@ func copyProgramOutput(out *OutputBuffer, w io.Writer) func() {
 // errRecordingTimedOut is the end event's message for a run cut short.
 var errRecordingTimedOut = errors.New("the recording ran out of time and the program was ended")
 
-// mechanismFor names how a language is recorded, for the report.
+// mechanismFor names how a language is recorded, for the report, with
+// what it costs: the agent reads why a recording took seconds.
 func mechanismFor(language string) string {
+	const cost = ": a stop of the program per call, far slower than in-process recording"
 	if strings.EqualFold(language, "go") {
-		return "Delve function breakpoints and line breakpoints on return statements"
+		return "Delve function breakpoints and line breakpoints on return statements" + cost
 	}
-	return "lldb-dap function breakpoints with a step out per call"
+	return "lldb-dap function breakpoints with a step out per call" + cost
 }
