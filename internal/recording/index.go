@@ -88,7 +88,7 @@ func (ix *indexer) add(e *event, at span) {
 		_ = jsonNumber(e.N, &n)
 		r.Dropped += n
 	case "end":
-		r.Exit, r.EndType, r.EndMsg = e.Exit, e.Type, e.Msg
+		r.Ended, r.Exit, r.EndType, r.EndMsg = true, e.Exit, e.Type, e.Msg
 		if e.Type != "" && r.failure == nil {
 			r.failure = ix.uncaught(e, th)
 		}

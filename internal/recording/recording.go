@@ -95,8 +95,10 @@ type Recording struct {
 	// hasLines: the functions whose lines were recorded.
 	hasLines map[string]bool
 	Tests    []Test
-	// Exit is the program's exit code, nil when the recording has no end
-	// (the program was killed).
+	// Ended says the recording has its end event: the program was not
+	// killed past its recorder. Exit is the program's exit code, nil when
+	// there is no end or a signal ended the program (no code then).
+	Ended         bool
 	Exit          *int
 	EndType       string
 	EndMsg        string

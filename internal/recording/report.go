@@ -110,10 +110,14 @@ func (r *Recording) outcome() (string, *Test) {
 		}
 	}
 	switch {
-	case r.Exit == nil:
+	case !r.Ended:
 		return "the recording has no end: the program was killed or the recorder could not finish", nil
+	case r.EndType != "" && r.Exit == nil:
+		return fmt.Sprintf("uncaught %s: %s", r.EndType, r.EndMsg), nil
 	case r.EndType != "":
 		return fmt.Sprintf("uncaught %s: %s (exit code %d)", r.EndType, r.EndMsg, *r.Exit), nil
+	case r.Exit == nil:
+		return "ended without an exit code", nil
 	case len(r.Tests) > 0:
 		return fmt.Sprintf("%d tests, none failed (exit code %d)", len(r.Tests), *r.Exit), nil
 	}

@@ -43,10 +43,12 @@ func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Record
 		return nil, err
 	}
 	cfg.EventsFile = file
-	cfg.Output = outputWriter{s.out}
+	if !run.inSession {
+		cfg.Output = outputWriter{s.out}
+	}
 	cfg.Logger = s.log
 	began := time.Now()
-	res, err := run(ctx, cfg)
+	res, err := run.record(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +105,38 @@ func (w outputWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// recorder is how a session's language records a run.
+type recorder struct {
+	record func(context.Context, adapter.RecordConfig) (*adapter.RecordResult, error)
+	// inSession is a recording made by this session's own debugger: the
+	// program's output reaches the session's output already, and routing
+	// it there again would copy each copy anew, without end.
+	inSession bool
+}
+
 // recorderFor picks how this session's language records: in the
 // program's own process where its adapter has a recorder (Python,
-// JavaScript, the JVM). Go's breakpoint recorder (RecordByBreakpoints) is
-// not offered here yet: through this tool its run does not come back after
-// the program's end.
-func (s *Session) recorderFor() (func(context.Context, adapter.RecordConfig) (*adapter.RecordResult, error), error) {
+// JavaScript, the JVM), through breakpoints for Go and C. C++ and Rust
+// are not offered: lldb stops a breakpoint set by a mangled name before
+// the prologue, where the arguments are not stored yet (the recording
+// showed the previous call's), and its frame names carry the parameter
+// types, which queries by a function's name do not match.
+func (s *Session) recorderFor() (recorder, error) {
 	if rec, ok := s.adapter.(adapter.Recorder); ok {
-		return rec.Record, nil
+		return recorder{record: rec.Record}, nil
 	}
-	return nil, errorf("record works for Python, JavaScript and Java; here use trace_function (calls with arguments and returns) or tracepoints",
+	if recordsByBreakpoints(s.Language.ID) {
+		return recorder{record: s.RecordByBreakpoints, inSession: true}, nil
+	}
+	return recorder{}, errorf("record works for Python, JavaScript, Java, Go and C; here use trace_function (calls with arguments and returns) or tracepoints",
 		"%s has no recorder", s.Language.ID)
+}
+
+// recordsByBreakpoints reports the languages RecordByBreakpoints records.
+func recordsByBreakpoints(language string) bool {
+	switch language {
+	case "go", "c":
+		return true
+	}
+	return false
 }

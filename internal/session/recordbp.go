@@ -11,10 +11,14 @@ package session
 // C, C++, Rust").
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,22 +34,32 @@ const recordStartTimeout = 2 * time.Minute
 // docs/recording-format.md describes; it returns once the program has
 // ended (or ctx has, which ends the program and says so in the end event).
 func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordConfig) (*adapter.RecordResult, error) {
-	if cfg.Test != nil {
-		return nil, errorf("record the test binary's program instead, or debug_test", "recording a test run is not supported for %s yet", s.Language.ID)
+	spec, plan, err := s.recordLaunch(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	roots := userRoots(cmp.Or(cfg.Cwd, spec.Cwd, programDir(spec.Program)), cfg.Include)
+	var funcs []userFunction
+	if s.Language.ID == "go" {
+		if funcs, err = goUserFunctions(roots, plan != nil); err == nil {
+			err = checkFunctionCount(funcs)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	res, err := s.startRecorded(ctx, spec)
+	if err != nil {
+		return nil, err
 	}
 	if s.Language.ID != "go" {
-		return nil, errorf("use start_debugging with trace_function meanwhile", "recording %s programs through breakpoints is not supported: only Go's functions can be listed here", s.Language.ID)
-	}
-	funcs, err := goUserFunctions(userRoots(cfg.Cwd, cfg.Include))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkFunctionCount(funcs); err != nil {
-		return nil, err
-	}
-	res, err := s.startRecorded(ctx, cfg)
-	if err != nil {
-		return nil, err
+		if funcs, err = s.builtFunctions(roots); err == nil {
+			err = checkFunctionCount(funcs)
+		}
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	w, err := newEventWriter(cfg.EventsFile, cfg.MaxEvents)
 	if err != nil {
@@ -53,8 +67,8 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 		return nil, err
 	}
 	rec := newBPRecorder(s, w, funcs, cfg.Lines)
-	w.add(recordEvent{kind: "start", fields: []field{{"lang", s.Language.ID}, {"pid", s.debuggeePID()}, {"version", 1}, {"cwd", cfg.Cwd}, {"argv", append([]string{cfg.Program}, cfg.Args...)}, {"runtime", res.Runtime}}})
-	if err := s.armRecorder(ctx, rec, funcs); err != nil {
+	w.add(recordEvent{kind: "start", fields: []field{{"lang", s.Language.ID}, {"pid", s.debuggeePID()}, {"version", 1}, {"cwd", spec.Cwd}, {"argv", append([]string{spec.Program}, spec.Args...)}, {"runtime", res.Runtime}}})
+	if err := s.armRecorder(ctx, rec, funcs, plan); err != nil {
 		w.close()
 		s.Close()
 		return nil, err
@@ -70,10 +84,38 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 		return nil, err
 	}
 	out := &adapter.RecordResult{Runtime: res.Runtime, Mechanism: rec.mechanism()}
+	if plan != nil {
+		out.Runner = plan.Runner
+	}
 	if info := s.Info(); info.ExitCode != nil {
 		out.ExitCode = *info.ExitCode
 	}
 	return out, nil
+}
+
+// builtFunctions are the user's functions in the binary the session
+// launched (C, C++, Rust), read from its DWARF: the adapter built it from
+// the sources when it was given them, so it is known only now.
+func (s *Session) builtFunctions(roots []string) ([]userFunction, error) {
+	s.mu.Lock()
+	var bin string
+	if s.r != nil {
+		bin, _ = s.r.conn.Arguments["program"].(string)
+	}
+	s.mu.Unlock()
+	if bin == "" {
+		return nil, errorf("pass the built binary as scriptPath", "the launched program's binary is not known")
+	}
+	return nativeUserFunctions(bin, roots)
+}
+
+// programDir is the directory of a program given as a file, the program
+// itself when it is a directory (a Go package, a Cargo project).
+func programDir(program string) string {
+	if st, err := os.Stat(program); err == nil && !st.IsDir() {
+		return filepath.Dir(program)
+	}
+	return program
 }
 
 // checkFunctionCount refuses a recording with nothing to record, or with
@@ -90,12 +132,11 @@ func checkFunctionCount(funcs []userFunction) error {
 
 // startRecorded launches the program stopped at its entry, where the
 // recording's breakpoints are set.
-func (s *Session) startRecorded(ctx context.Context, cfg adapter.RecordConfig) (*StartResult, error) {
+func (s *Session) startRecorded(ctx context.Context, spec LaunchSpec) (*StartResult, error) {
 	timeout := recordStartTimeout
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
 	}
-	spec := LaunchSpec{Program: cfg.Program, Args: cfg.Args, Cwd: cfg.Cwd, Env: cfg.Env, StopOnEntry: true, ExecutablePath: cfg.ExecutablePath}
 	res, err := s.Start(ctx, spec, WaitOptions{Wait: true, Timeout: timeout})
 	if err != nil {
 		return nil, err
@@ -107,14 +148,27 @@ func (s *Session) startRecorded(ctx context.Context, cfg adapter.RecordConfig) (
 	return res, nil
 }
 
-// armRecorder sets a function breakpoint on each of funcs, hands the
-// session's stops to rec and lets the program run.
-func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []userFunction) error {
+// armRecorder sets a function breakpoint on each of funcs (and on the
+// test plan's failure functions), hands the session's stops to rec and
+// lets the program run.
+func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []userFunction, plan *adapter.TestPlan) error {
 	s.mu.Lock()
 	r := s.liveRunLocked()
 	if r == nil {
 		s.mu.Unlock()
 		return errorf("start over", "the program ended before it could be recorded")
+	}
+	if plan != nil {
+		rec.tests = newRecordedTests()
+		for _, name := range append(slices.Clone(plan.FunctionBreakpoints), goTestLog) {
+			fb := &FunctionBreakpoint{FunctionName: name, internal: true}
+			s.bps.addFunction(fb)
+			if name == goTestLog {
+				rec.tests.logs[fb.ID] = true
+			} else {
+				rec.tests.failures[fb.ID] = true
+			}
+		}
 	}
 	files := map[string]bool{}
 	for _, f := range funcs {
@@ -209,7 +263,9 @@ func copyProgramOutput(out *OutputBuffer, w io.Writer) func() {
 	}
 	go func() {
 		defer close(done)
-		for out.Wait(ctx, since) {
+		// Wait answers at once while output is there: the context is
+		// checked apart, so that stopping ends the copy.
+		for ctx.Err() == nil && out.Wait(ctx, since) {
 			copyNew()
 		}
 	}()
@@ -223,10 +279,12 @@ func copyProgramOutput(out *OutputBuffer, w io.Writer) func() {
 // errRecordingTimedOut is the end event's message for a run cut short.
 var errRecordingTimedOut = errors.New("the recording ran out of time and the program was ended")
 
-// mechanismFor names how a language is recorded, for the report.
+// mechanismFor names how a language is recorded, for the report, with
+// what it costs: the agent reads why a recording took seconds.
 func mechanismFor(language string) string {
+	const cost = ": a stop of the program per call, far slower than in-process recording"
 	if strings.EqualFold(language, "go") {
-		return "Delve function breakpoints and line breakpoints on return statements"
+		return "Delve function breakpoints and line breakpoints on return statements" + cost
 	}
-	return "lldb-dap function breakpoints with a step out per call"
+	return "lldb-dap function breakpoints with a step out per call" + cost
 }

@@ -45,8 +45,9 @@ type returnSite struct {
 // _test.go files), named as Delve names them: "main.price" in package
 // main, "example.com/m/pkg.(*T).M" elsewhere (the import path from the
 // nearest go.mod). Generic functions and init are left out: Delve names
-// each instantiation apart.
-func goUserFunctions(roots []string) ([]userFunction, error) {
+// each instantiation apart. With tests, the _test.go files count too and
+// package main is named by its import path, as a test binary names it.
+func goUserFunctions(roots []string, tests bool) ([]userFunction, error) {
 	var out []userFunction
 	seen := map[string]bool{}
 	for _, root := range roots {
@@ -61,11 +62,11 @@ func goUserFunctions(roots []string) ([]userFunction, error) {
 				}
 				return nil
 			}
-			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || seen[path] {
+			if !strings.HasSuffix(path, ".go") || (!tests && strings.HasSuffix(path, "_test.go")) || seen[path] {
 				return nil
 			}
 			seen[path] = true
-			fns, err := goFileFunctions(path)
+			fns, err := goFileFunctions(path, tests)
 			out = append(out, fns...)
 			return err
 		})
@@ -76,7 +77,7 @@ func goUserFunctions(roots []string) ([]userFunction, error) {
 	return out, nil
 }
 
-func goFileFunctions(path string) ([]userFunction, error) {
+func goFileFunctions(path string, tests bool) ([]userFunction, error) {
 	fset := token.NewFileSet()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -87,7 +88,10 @@ func goFileFunctions(path string) ([]userFunction, error) {
 		return nil, err
 	}
 	pkg := f.Name.Name
-	if pkg != "main" {
+	switch {
+	case tests && strings.HasSuffix(pkg, "_test"):
+		pkg = goImportPath(filepath.Dir(path)) + "_test"
+	case tests || pkg != "main":
 		pkg = goImportPath(filepath.Dir(path))
 	}
 	var out []userFunction

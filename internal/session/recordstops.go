@@ -41,6 +41,8 @@ type activeCall struct {
 	// they were before it ran.
 	line   int
 	values map[string]string
+	// failure is set on a test function's call once its test failed.
+	failure *testFailure
 }
 
 // siteOf is a return site of a function.
@@ -73,6 +75,8 @@ type bpRecorder struct {
 	// our ids; a recording with them never steps out of calls.
 	returnSites map[int]siteOf
 	values      *valueRenderer
+	// tests follows a test run's tests, nil when a program is recorded.
+	tests *recordedTests
 
 	mu         sync.Mutex
 	nextID     int
@@ -115,6 +119,14 @@ func (s *Session) interceptRecording(r *connection, st *Stop) bool {
 // answer records what a stop says and sets the program going again.
 func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) error {
 	switch {
+	case rec.isTestLog(st):
+		rec.testLogged(ctx, r, st.ThreadID)
+		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
+		return nil
+	case rec.isTestFailure(st):
+		rec.testFailed(ctx, r, st.ThreadID)
+		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
+		return nil
 	case rec.isCall(st):
 		frame, err := topFrame(ctx, r, st.ThreadID)
 		if err != nil {
@@ -182,7 +194,7 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 			value = "(" + value.(string) + ")"
 		}
 	}
-	rec.out.add(recordEvent{kind: "ret", call: c.id, fields: []field{{"id", c.id}, {"v", value}, {"line", at.site.line}}})
+	rec.endCall(c, value, at.site.line)
 	tc.stack = tc.stack[:i]
 	if c.lines {
 		tc.step = stepNone
@@ -193,8 +205,7 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 // returned without a stop at a return site the recording could read.
 func (rec *bpRecorder) closeAbove(tc *threadCalls, i int) {
 	for j := len(tc.stack) - 1; j > i; j-- {
-		c := tc.stack[j]
-		rec.out.add(recordEvent{kind: "ret", call: c.id, fields: []field{{"id", c.id}, {"v", nil}, {"line", 0}}})
+		rec.endCall(tc.stack[j], nil, 0)
 	}
 	tc.stack = tc.stack[:i+1]
 }
@@ -487,6 +498,9 @@ func exceptionText(ctx context.Context, r *connection, st *Stop) (string, string
 func (rec *bpRecorder) writeEnd(info Info, endedOnItsOwn bool) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
+	if rec.tests != nil {
+		rec.endOpenTests()
+	}
 	var fields []field
 	if info.ExitCode != nil {
 		fields = append(fields, field{"exit", *info.ExitCode})

@@ -38,7 +38,7 @@ var stringWithAddress = regexp.MustCompile(`^0x[0-9a-fA-F]+ (".*)$`)
 // render is v's recording value; objects and lists are read one level
 // down (one request), their elements and fields shown shallow.
 func (vr *valueRenderer) render(ctx context.Context, r *connection, v dap.Variable) string {
-	if v.VariablesReference == 0 {
+	if v.VariablesReference == 0 || isCString(v.Value) {
 		return scalarText(v.Value)
 	}
 	kids, err := children(ctx, r, v)
@@ -120,7 +120,7 @@ func (vr *valueRenderer) object(v dap.Variable, kids []dap.Variable) string {
 
 // shallow renders an element or field without reading further.
 func (vr *valueRenderer) shallow(v dap.Variable) string {
-	if v.VariablesReference == 0 {
+	if v.VariablesReference == 0 || isCString(v.Value) {
 		return scalarText(v.Value)
 	}
 	if n := max(v.IndexedVariables, lenFromText(v.Value)); n > 0 {
@@ -129,12 +129,18 @@ func (vr *valueRenderer) shallow(v dap.Variable) string {
 	return vr.identity(v)
 }
 
+// isCString reports lldb's text of a char pointer, which has children
+// (the chars) but reads as the string it points to.
+func isCString(text string) bool { return stringWithAddress.MatchString(text) }
+
 // identity is an object's type and a number stable within the recording
 // for the same address; an object whose address the adapter does not
-// show gets a number of its own.
+// show gets a number of its own. A value that is no pointer (a C struct
+// passed by value) has no identity to keep: lldb's memory reference is
+// then the stack slot, the same for every call.
 func (vr *valueRenderer) identity(v dap.Variable) string {
 	key := hexAddress.FindString(v.Value)
-	if key == "" {
+	if key == "" && strings.Contains(v.Type, "*") {
 		key = v.MemoryReference
 	}
 	id, ok := vr.ids[key]

@@ -1,16 +1,11 @@
 package java
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"time"
-)
 
-// defaultMaxEvents is the bound of docs/recording-format.md when the
-// record tool names none.
-const defaultMaxEvents = 200_000
+	recordfile "github.com/mcp-debugger/mcp-debugger/internal/recording"
+)
 
 // recEvent is one line of a recording. Fields are written only when set,
 // except v, which a ret or set always has.
@@ -35,120 +30,55 @@ type recEvent struct {
 	Msg     *string    `json:"msg,omitempty"`
 	Raised  *bool      `json:"raised,omitempty"`
 	N       any        `json:"n,omitempty"`
-	First   int        `json:"first,omitempty"`
-	Last    int        `json:"last,omitempty"`
 	Exit    *int       `json:"exit,omitempty"`
 	Name    string     `json:"name,omitempty"`
 	Outcome string     `json:"outcome,omitempty"`
 }
 
-// eventLog writes a recording's events as JSON Lines within its bound:
-// the first maxEvents events go to the file as they happen, the last
-// maxEvents/10 after them are kept in a ring and written at the end behind
-// a gap event that counts what fell out between.
+// eventLog encodes a recording's events for the shared writer, which
+// keeps them within docs/recording-format.md's bounds.
 type eventLog struct {
-	f     *os.File
-	w     *bufio.Writer
-	begin time.Time
-	max   int
-
-	written int
-	ring    []recEvent
-	ringAt  int
-	// dropped counts events that fell out of the ring; firstDropped and
-	// lastDropped are the call ids they span.
-	dropped      int
-	firstDropped int
-	lastDropped  int
-	err          error
+	w   *recordfile.Writer
+	err error
 }
 
 // newEventLog creates the recording file.
 func newEventLog(path string, maxEvents int) (*eventLog, error) {
-	if maxEvents <= 0 {
-		maxEvents = defaultMaxEvents
-	}
-	f, err := os.Create(path)
+	w, err := recordfile.Create(path, maxEvents)
 	if err != nil {
-		return nil, fmt.Errorf("create the recording file: %w", err)
+		return nil, err
 	}
-	return &eventLog{f: f, w: bufio.NewWriterSize(f, 64<<10), begin: time.Now(), max: maxEvents}, nil
+	return &eventLog{w: w}, nil
 }
 
 // add records an event, stamping its time.
 func (l *eventLog) add(e recEvent) {
-	e.T = time.Since(l.begin).Nanoseconds()
-	if l.written < l.max {
-		l.write(e)
-		return
-	}
-	size := max(l.max/10, 1)
-	if len(l.ring) < size {
-		l.ring = append(l.ring, e)
-		return
-	}
-	old := l.ring[l.ringAt]
-	l.ring[l.ringAt] = e
-	l.ringAt = (l.ringAt + 1) % size
-	l.dropped++
-	if old.ID != 0 {
-		if l.firstDropped == 0 {
-			l.firstDropped = old.ID
-		}
-		l.lastDropped = old.ID
+	e.T = l.w.Now()
+	if b, ok := l.encode(e); ok {
+		l.w.Add(e.ID, b)
 	}
 }
 
-// always writes an event that the bound never holds back (test, end):
-// what the ring kept goes first, so that the file stays in order.
+// always writes an event that the bound never holds back (test, end).
 func (l *eventLog) always(e recEvent) {
-	l.flushRing()
-	e.T = time.Since(l.begin).Nanoseconds()
-	l.write(e)
+	e.T = l.w.Now()
+	if b, ok := l.encode(e); ok {
+		l.w.Always(b)
+	}
 }
 
-// flushRing writes the gap and the ring, oldest first.
-func (l *eventLog) flushRing() {
-	if len(l.ring) == 0 {
-		return
-	}
-	if l.dropped > 0 {
-		l.write(recEvent{K: "gap", T: time.Since(l.begin).Nanoseconds(), N: l.dropped, First: l.firstDropped, Last: l.lastDropped})
-	}
-	for i := range l.ring {
-		l.write(l.ring[(l.ringAt+i)%len(l.ring)])
-	}
-	l.ring, l.ringAt, l.dropped, l.firstDropped, l.lastDropped = nil, 0, 0, 0, 0
-}
-
-func (l *eventLog) write(e recEvent) {
-	l.written++
-	if l.err != nil {
-		return
-	}
+func (l *eventLog) encode(e recEvent) ([]byte, bool) {
 	b, err := json.Marshal(e)
-	if err != nil {
-		l.err = err
-		return
+	if err != nil && l.err == nil {
+		l.err = fmt.Errorf("encoding a %s event: %w", e.K, err)
 	}
-	b = append(b, '\n')
-	if _, err := l.w.Write(b); err != nil {
-		l.err = err
-	}
+	return b, err == nil
 }
 
 // close writes what is buffered and closes the file.
 func (l *eventLog) close() error {
-	l.flushRing()
-	err := l.w.Flush()
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
+	if err := l.w.Close(); err != nil {
+		return err
 	}
-	if l.err != nil {
-		err = l.err
-	}
-	if err != nil {
-		return fmt.Errorf("write the recording: %w", err)
-	}
-	return nil
+	return l.err
 }

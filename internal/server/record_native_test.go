@@ -1,0 +1,113 @@
+package server
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// recordIn runs the record tool for language and returns its answer and
+// its report.
+func (h *harness) recordIn(language string, args map[string]any) (result, result) {
+	h.t.Helper()
+	args["language"] = language
+	res := h.ok("record", args)
+	if res.str("recordingId") == "" || res.str("sessionId") == "" {
+		h.t.Fatalf("record names no recording or session: %v", res)
+	}
+	return res, res.obj("report")
+}
+
+// pathCalls are a report's failure path as "call @at" lines.
+func pathCalls(rep result) []string {
+	var out []string
+	for _, f := range rep.list("path") {
+		out = append(out, f.str("call")+" @"+f.str("at"))
+	}
+	return out
+}
+
+// A Go program that panics three calls deep, recorded through the record
+// tool: the tool comes back once the program has ended, the report names
+// the panic and its path with the arguments, and a query answers a
+// function's calls with their values.
+func TestRecordToolGoPanicNamesThePathWithValues(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	h := newHarness(t)
+	dir := goCartDir(t)
+	res, rep := h.recordIn("go", map[string]any{"scriptPath": dir, "cwd": dir, "args": []string{"panic"}})
+	if !strings.Contains(rep.str("outcome"), "bad quantity -1 for ink") || !strings.Contains(rep.str("mechanism"), "breakpoints") {
+		t.Errorf("outcome and mechanism: %v", rep)
+	}
+	want := []string{
+		"main.main() @main.go:53",
+		"main.(*Cart).Total(c=Cart#1{Items=[…+3]}) @main.go:41",
+		`main.price(it=Item#4{Name="ink", Price=5, Qty=-1}) @main.go:32`,
+	}
+	if got := pathCalls(rep); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("path:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	calls := h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "price", "where": "return == 80"})
+	if got := rows(t, calls); len(got) != 1 || !strings.Contains(got[0], `Name=\"book\", Price=40, Qty=2`) {
+		t.Errorf("price's call returning 80: %v", got)
+	}
+}
+
+// The record tool on a failing Go test: the report names the test and the
+// calls that made the wrong value, with their arguments and returns.
+func TestRecordToolGoFailingTestNamesTheTestAndItsCalls(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	h := newHarness(t)
+	dir := goCartDir(t)
+	_, rep := h.recordIn("go", map[string]any{"path": dir, "name": "TestTotalWithDiscount", "cwd": dir})
+	test := rep.obj("test")
+	if test.str("name") != "TestTotalWithDiscount" || rep.obj("counts").num("testsFailed") != 1 || !strings.Contains(test.str("msg"), "total 99, want 100") {
+		t.Fatalf("the failing test: %v", rep)
+	}
+	if got := pathCalls(rep); len(got) != 1 || !strings.HasPrefix(got[0], "cart.TestTotalWithDiscount(t=T#") || !strings.HasSuffix(got[0], " @main_test.go:16") {
+		t.Errorf("path: %q, want the test function at main_test.go:16", got)
+	}
+	// A test binary names package main by its import path.
+	last := strings.Join(strs(rep["lastCalls"]), "\n")
+	for _, want := range []string{"cart.discount(total=110) -> 11 (line 25)", "cart.(*Cart).Total(c=Cart#3{Items=[…+2]}) -> 99 (line 45)"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the last calls lack %q:\n%s", want, last)
+		}
+	}
+}
+
+// A C program that fails an assertion three calls deep, recorded through
+// lldb-dap: the report names the failing path with the arguments, a query
+// answers a function's calls with their returns, and the history of a
+// local in a function named in lines gives each value and its line.
+func TestRecordToolCAssertionNamesThePathWithValues(t *testing.T) {
+	testenv.RequireAdapter(t, "c")
+	h := newHarness(t)
+	program := filepath.Join(repoRoot(t), "testdata", "record", "c", "cart.c")
+	res, rep := h.recordIn("c", map[string]any{"scriptPath": program, "cwd": filepath.Dir(program), "lines": []string{"total"}})
+	if rep.str("outcome") != "uncaught signal: signal SIGABRT" || !strings.Contains(rep.str("mechanism"), "lldb-dap function breakpoints") {
+		t.Errorf("outcome and mechanism: %v", rep)
+	}
+	path := pathCalls(rep)
+	want := []string{
+		`total(items=item#2{name="pen", price=3, qty=10}, n=3) @cart.c:30`,
+		`price(it=item#5{name="ink", price=5, qty=-1}) @cart.c:22`,
+	}
+	if len(path) != 3 || !strings.HasPrefix(path[0], "main(argc=1, ") || strings.Join(path[1:], "\n") != strings.Join(want, "\n") {
+		t.Errorf("path:\n%s\nwant main, then:\n%s", strings.Join(path, "\n"), strings.Join(want, "\n"))
+	}
+	calls := h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "price"})
+	got := rows(t, calls)
+	if len(got) != 3 || !strings.HasSuffix(got[0], `{name=\"pen\", price=3, qty=10}","30"]`) || !strings.HasSuffix(got[1], `{name=\"book\", price=40, qty=2}","80"]`) ||
+		!strings.Contains(got[2], `"raised":"signal"`) {
+		t.Errorf("price's calls (id, it, return): %v", got)
+	}
+	// sum's first value, 0, may be the stack's before line 28 ran: the
+	// values the loop set are the history's last two.
+	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "history": "total", "local": "sum"}))
+	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,30,"30"]`) || !strings.HasSuffix(hist[n-1], `,30,"110"]`) {
+		t.Errorf("sum's history (call, line, value): %v", hist)
+	}
+}

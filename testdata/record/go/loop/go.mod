@@ -1,0 +1,3 @@
+module loop
+
+go 1.21
