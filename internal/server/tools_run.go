@@ -25,6 +25,7 @@ type startArgs struct {
 	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
 	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy's root, remoteRoot: as the program sees it (/app)}]"`
+	StopAt              *stopAtArgs       `json:"stopAt,omitempty" jsonschema:"re-run a recording's program and stop live at one of its events"`
 	shapeArgs
 }
 
@@ -53,6 +54,8 @@ type runData struct {
 	// OutputReset: the output of earlier runs was cleared (restart), and
 	// get_output from 0 reads this run's.
 	OutputReset bool `json:"outputReset,omitempty"`
+	// StopAt: the recorded event the run went to (stopAt).
+	StopAt *stopAtNote `json:"stopAt,omitempty"`
 }
 
 // runResult is the answer of every run-control tool: a message and the
@@ -179,7 +182,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	if err != nil {
 		return nil, err
 	}
-	if a.ScriptPath == "" {
+	if a.ScriptPath == "" && a.StopAt == nil {
 		return nil, userError("pass scriptPath, the program to debug", "scriptPath is required")
 	}
 	breakOn, err := breakMode(a.BreakOnExceptions)
@@ -212,6 +215,9 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	}
 	if a.Cwd != "" {
 		spec.Cwd = s.absPath(a.Cwd)
+	}
+	if a.StopAt != nil {
+		return s.startAt(ctx, sess, a, spec)
 	}
 	if a.DryRunSpawn {
 		plan, err := sess.PlanLaunch(ctx, spec)

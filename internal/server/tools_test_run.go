@@ -15,6 +15,7 @@ type debugTestArgs struct {
 	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session instead of creating one"`
 	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
 	Timeout        Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the failure or the end (default 60000)"`
+	Record         bool   `json:"record,omitempty" jsonschema:"record the run first (report, recordingId), then stop before the failure's raise"`
 	shapeArgs
 }
 
@@ -36,6 +37,8 @@ type debugTestResult struct {
 	// ReconnectKey is given over HTTP when debug_test created the session:
 	// the one create_debug_session gives.
 	ReconnectKey string `json:"reconnectKey,omitempty"`
+	// Recording is the recorded run's report, with record.
+	Recording *recordResult `json:"recording,omitempty"`
 }
 
 // defaultTestTimeout allows for building and collecting the tests.
@@ -75,8 +78,19 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	if timeout == 0 {
 		timeout = defaultTestTimeout
 	}
-	res, err := sess.DebugTest(ctx, adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath)},
-		session.WaitOptions{Wait: true, Timeout: millis(timeout)})
+	req := adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath)}
+	wait := session.WaitOptions{Wait: true, Timeout: millis(timeout)}
+	if a.Record {
+		res, err := s.debugTestRecorded(ctx, sess, a, req, wait)
+		if err != nil && a.SessionID == "" {
+			s.sessions.Close(sess.ID)
+		}
+		if res != nil {
+			res.ReconnectKey = key
+		}
+		return res, err
+	}
+	res, err := sess.DebugTest(ctx, req, wait)
 	if err != nil {
 		if a.SessionID == "" {
 			s.sessions.Close(sess.ID)
