@@ -10,12 +10,12 @@ import (
 
 type debugTestArgs struct {
 	Language       string `json:"language,omitempty" jsonschema:"python (pytest), go, rust (cargo test), ruby (minitest), javascript (node:test), java (JUnit: a test class's .java); not with sessionId"`
-	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's working directory)"`
+	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's cwd)"`
 	Name           string `json:"name,omitempty" jsonschema:"only this test: test_name or Class::test_name, TestName, tests::name (a filter), ruby test_name, java method"`
-	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session instead of creating one"`
+	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
 	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
-	Timeout        Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the failure or the end (default 60000)"`
-	Record         bool   `json:"record,omitempty" jsonschema:"record the run first (report, recordingId), then stop before the failure's raise"`
+	Timeout        Int    `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
+	Record         bool   `json:"record,omitempty" jsonschema:"record it first (report, recordingId), then stop before the failure's raise"`
 	shapeArgs
 }
 
@@ -46,7 +46,7 @@ const defaultTestTimeout = 60000
 
 func (s *Server) addDebugTestTool() {
 	addTool(s, "debug_test",
-		"Run a failing test under the debugger and stop at the failure. Returns test {failed, passed, name, message} and the snapshot where it failed: the frame that raised, or the test's own at a failed assertion. The session (new unless sessionId) stays open.",
+		"Run a failing test under the debugger and stop at the failure. Returns test {failed, passed, name, message} and the snapshot there: the frame that raised, or the test's own at a failed assertion. The session (new unless sessionId) stays open.",
 		s.debugTest)
 }
 
