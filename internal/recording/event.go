@@ -88,8 +88,6 @@ type Target struct {
 	// Line and Run, for a line or a raise: the line of the call and which
 	// of its runs in the call.
 	Line, Run int
-	// Args are the call's recorded arguments.
-	Args [][]string
 	// Name is the event in words: "#7 scale(x=3, factor=13)" and what of
 	// it.
 	Name string
@@ -116,7 +114,7 @@ func (r *Recording) Locate(ev Event) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Call: c, Entry: r.entryRun(c), Kind: ev.Kind, Line: ev.Line, Run: ev.Run, Args: args}
+	t := &Target{Call: c, Entry: r.entryRun(c), Kind: ev.Kind, Line: ev.Line, Run: ev.Run}
 	t.Name = fmt.Sprintf("#%d %s(%s)", c.ID, c.Fn, formatArgs(args))
 	switch ev.Kind {
 	case EventReturn:

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 
@@ -109,13 +110,11 @@ func mergeEnv(recorded, added map[string]string) map[string]string {
 	if len(added) == 0 {
 		return recorded
 	}
-	out := map[string]string{}
-	for k, v := range recorded {
-		out[k] = v
+	out := maps.Clone(recorded)
+	if out == nil {
+		out = map[string]string{}
 	}
-	for k, v := range added {
-		out[k] = v
-	}
+	maps.Copy(out, added)
 	return out
 }
 
