@@ -13,18 +13,19 @@ import (
 
 type startArgs struct {
 	SessionID           string            `json:"sessionId"`
-	ScriptPath          string            `json:"scriptPath" jsonschema:"the program (relative to the server's cwd, or absolute); Java: also a .class, .jar or main class (com.example.App)"`
-	Args                []string          `json:"args,omitempty" jsonschema:"command-line arguments for the program"`
-	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory of the program (default: the script's directory)"`
-	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables added for the program"`
+	ScriptPath          string            `json:"scriptPath,omitempty" jsonschema:"the program (absolute, or relative to the server's cwd); Java: also .class, .jar or main class"`
+	Args                []string          `json:"args,omitempty" jsonschema:"the program's arguments"`
+	Cwd                 string            `json:"cwd,omitempty" jsonschema:"the program's working directory (default: the script's)"`
+	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
 	StopOnEntry         *bool             `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
 	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
-	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields passed through to the debug adapter's launch request (stopOnEntry, justMyCode, …; Java: mainClass, classPaths, vmArgs)"`
-	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"more fields for the launch request, merged like dapLaunchArgs"`
-	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"do not start anything: return the adapter command and launch request that would be used"`
-	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"wait for the first stop or the end and return its snapshot (default true)"`
-	Timeout             Int               `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the first stop (default 30000)"`
-	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy's root, remoteRoot: as the program sees it (/app)}]"`
+	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields for the adapter's launch request (justMyCode, …; Java: mainClass, classPaths, vmArgs)"`
+	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"as dapLaunchArgs"`
+	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"start nothing: return the adapter command and launch request"`
+	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"return the first stop's or the end's snapshot (default true)"`
+	Timeout             Int               `json:"timeout,omitempty" jsonschema:"ms to wait for the first stop (default 30000)"`
+	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
+	StopAt              *stopAtArgs       `json:"stopAt,omitempty" jsonschema:"run the recording's program again to this event"`
 	shapeArgs
 }
 
@@ -53,6 +54,8 @@ type runData struct {
 	// OutputReset: the output of earlier runs was cleared (restart), and
 	// get_output from 0 reads this run's.
 	OutputReset bool `json:"outputReset,omitempty"`
+	// StopAt: the recorded event the run went to (stopAt).
+	StopAt *stopAtNote `json:"stopAt,omitempty"`
 }
 
 // runResult is the answer of every run-control tool: a message and the
@@ -84,17 +87,17 @@ func (res *runResult) shape(a shapeArgs) *runResult {
 
 type attachArgs struct {
 	SessionID         string         `json:"sessionId"`
-	Host              string         `json:"host,omitempty" jsonschema:"host of the debug server to attach to (default 127.0.0.1)"`
-	Port              Int            `json:"port,omitempty" jsonschema:"port of the debug server to attach to"`
-	ProcessID         Int            `json:"processId,omitempty" jsonschema:"attach to this local process, where the adapter supports it"`
-	Timeout           Int            `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
+	Host              string         `json:"host,omitempty" jsonschema:"the debug server's host (default 127.0.0.1)"`
+	Port              Int            `json:"port,omitempty" jsonschema:"the debug server's port"`
+	ProcessID         Int            `json:"processId,omitempty" jsonschema:"a local process to attach to, where the adapter can"`
+	Timeout           Int            `json:"timeout,omitempty" jsonschema:"ms to wait (default 30000)"`
 	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source roots of the remote program"`
-	StopOnEntry       *bool          `json:"stopOnEntry,omitempty" jsonschema:"pause right after attaching (default true, unless waitForStop is given)"`
-	JustMyCode        *bool          `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping (adapter default when absent)"`
+	StopOnEntry       *bool          `json:"stopOnEntry,omitempty" jsonschema:"pause once attached (default true, unless waitForStop is given)"`
+	JustMyCode        *bool          `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping"`
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
-	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields passed through to the adapter's attach request"`
+	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields for the adapter's attach request"`
 	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: run on and wait for the first stop; false: run on and return"`
-	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy's root, remoteRoot: as the program sees it (/app)}]"`
+	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
 }
 
 // pathMappings is the pathMappings argument of start_debugging and
@@ -135,7 +138,7 @@ type runControlArgs struct {
 
 type waitArgs struct {
 	SessionID string `json:"sessionId"`
-	Timeout   Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait (default 30000)"`
+	Timeout   Int    `json:"timeout,omitempty" jsonschema:"ms to wait (default 30000)"`
 	shapeArgs
 }
 
@@ -144,10 +147,10 @@ func (s *Server) addRunTools() {
 		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop's snapshot.",
 		s.startDebugging)
 	addTool(s, "restart_debugging",
-		"End the program and start it again with the same arguments; breakpoints are re-applied. Returns the first stop's snapshot.",
+		"End the program and start it again the same way, breakpoints kept. Returns the first stop's snapshot.",
 		s.restartDebugging)
 	addTool(s, "attach_to_process",
-		"Attach to a running program: a debug server at host:port (e.g. python -m debugpy --listen 5678), or a local processId where the adapter supports it.",
+		"Attach to a running program: a debug server at host:port (e.g. python -m debugpy --listen 5678), or a local processId where the adapter can.",
 		s.attachToProcess)
 	addTool(s, "detach_from_process",
 		"Detach from the program; it keeps running unless terminateProcess.",
@@ -166,7 +169,7 @@ func (s *Server) addRunTools() {
 		"Pause the running program and return the snapshot of where it stopped.",
 		s.pauseExecution)
 	addTool(s, "wait_for_stop",
-		"Wait until the running program stops or ends (up to timeout) and return the snapshot. Returns at once if it is already paused or ended.",
+		"Wait until the running program stops or ends (up to timeout) and return the snapshot; at once if it is already paused or ended.",
 		s.waitForStop)
 }
 
@@ -179,7 +182,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	if err != nil {
 		return nil, err
 	}
-	if a.ScriptPath == "" {
+	if a.ScriptPath == "" && a.StopAt == nil {
 		return nil, userError("pass scriptPath, the program to debug", "scriptPath is required")
 	}
 	breakOn, err := breakMode(a.BreakOnExceptions)
@@ -212,6 +215,9 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	}
 	if a.Cwd != "" {
 		spec.Cwd = s.absPath(a.Cwd)
+	}
+	if a.StopAt != nil {
+		return s.startAt(ctx, sess, a, spec)
 	}
 	if a.DryRunSpawn {
 		plan, err := sess.PlanLaunch(ctx, spec)

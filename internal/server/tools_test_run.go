@@ -10,11 +10,12 @@ import (
 
 type debugTestArgs struct {
 	Language       string `json:"language,omitempty" jsonschema:"python (pytest), go, rust (cargo test), ruby (minitest), javascript (node:test), java (JUnit: a test class's .java); not with sessionId"`
-	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's working directory)"`
+	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's cwd)"`
 	Name           string `json:"name,omitempty" jsonschema:"only this test: test_name or Class::test_name, TestName, tests::name (a filter), ruby test_name, java method"`
-	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session instead of creating one"`
+	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
 	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
-	Timeout        Int    `json:"timeout,omitempty" jsonschema:"milliseconds to wait for the failure or the end (default 60000)"`
+	Timeout        Int    `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
+	Record         bool   `json:"record,omitempty" jsonschema:"record it first (report, recordingId), then stop before the failure's raise"`
 	shapeArgs
 }
 
@@ -36,6 +37,8 @@ type debugTestResult struct {
 	// ReconnectKey is given over HTTP when debug_test created the session:
 	// the one create_debug_session gives.
 	ReconnectKey string `json:"reconnectKey,omitempty"`
+	// Recording is the recorded run's report, with record.
+	Recording *recordResult `json:"recording,omitempty"`
 }
 
 // defaultTestTimeout allows for building and collecting the tests.
@@ -43,7 +46,7 @@ const defaultTestTimeout = 60000
 
 func (s *Server) addDebugTestTool() {
 	addTool(s, "debug_test",
-		"Run a failing test under the debugger and stop at the failure. Returns test {failed, passed, name, message} and the snapshot where it failed: the frame that raised, or the test's own at a failed assertion. The session (new unless sessionId) stays open.",
+		"Run a failing test under the debugger and stop at the failure. Returns test {failed, passed, name, message} and the snapshot there: the frame that raised, or the test's own at a failed assertion. The session (new unless sessionId) stays open.",
 		s.debugTest)
 }
 
@@ -75,8 +78,19 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	if timeout == 0 {
 		timeout = defaultTestTimeout
 	}
-	res, err := sess.DebugTest(ctx, adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath)},
-		session.WaitOptions{Wait: true, Timeout: millis(timeout)})
+	req := adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath)}
+	wait := session.WaitOptions{Wait: true, Timeout: millis(timeout)}
+	if a.Record {
+		res, err := s.debugTestRecorded(ctx, sess, a, req, wait)
+		if err != nil && a.SessionID == "" {
+			s.sessions.Close(sess.ID)
+		}
+		if res != nil {
+			res.ReconnectKey = key
+		}
+		return res, err
+	}
+	res, err := sess.DebugTest(ctx, req, wait)
 	if err != nil {
 		if a.SessionID == "" {
 			s.sessions.Close(sess.ID)

@@ -17,6 +17,8 @@ import (
 type Recorded struct {
 	ID     string
 	Result adapter.RecordResult
+	// Config is how the run was made: stopAt runs the same program again.
+	Config adapter.RecordConfig
 	// Elapsed is how long the recorded run took, start to end.
 	Elapsed time.Duration
 	*recording.Recording
@@ -56,7 +58,7 @@ func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Record
 	if err != nil {
 		return nil, err
 	}
-	done := &Recorded{ID: id, Result: *res, Elapsed: time.Since(began), Recording: r}
+	done := &Recorded{ID: id, Result: *res, Config: cfg, Elapsed: time.Since(began), Recording: r}
 	s.recs.mu.Lock()
 	s.recs.byID[id] = done
 	s.recs.mu.Unlock()

@@ -130,7 +130,13 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 		return nil, err
 	}
 	s.spec = &startSpec{launch: &spec}
+	last := s.r
 	s.mu.Unlock()
+	if last != nil {
+		// The last run's adapter may still be exiting after its program's
+		// end; its connection ending later would be taken for this run's.
+		last.shutdown(true)
+	}
 
 	cfg := s.launchConfig(spec)
 	mark := proc.RunMark(fmt.Sprintf("%s.%d", s.ID, s.launches.Add(1)))

@@ -39,28 +39,8 @@ const failureOutputWait = time.Second
 // DebugTest runs the language's test runner under the debugger and returns
 // the snapshot at the first failure, focused on the test's own frame.
 func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait WaitOptions) (*TestResult, error) {
-	tr, ok := s.adapter.(adapter.TestRunner)
-	if !ok {
-		return nil, errorf("set breakpoints and start_debugging the test program instead", "debug_test is not available for %s", s.Language.DisplayName)
-	}
-	plan, err := tr.TestPlan(ctx, req)
-	if err != nil {
-		var ua *adapter.UnavailableError
-		if errors.As(err, &ua) {
-			return nil, &Error{Msg: ua.Error(), Hint: "install it with: " + ua.InstallHint, Err: err}
-		}
-		return nil, &Error{Msg: fmt.Sprintf("cannot run the tests in %s: %v", req.Path, err), Hint: "pass the path of a test file or directory", Err: err}
-	}
-	for _, fn := range plan.FunctionBreakpoints {
-		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true}); err != nil {
-			return nil, err
-		}
-	}
 	outputBefore := s.out.Cursor()
-	started, err := s.Start(ctx, LaunchSpec{
-		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
-		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason, BreakOnExceptions: plan.BreakOnExceptions,
-	}, wait)
+	plan, started, err := s.launchTest(ctx, req, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +87,33 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	}
 	res.Snapshot = saidOnce(res.Snapshot, res.Message, plan.HiddenLocal)
 	return res, nil
+}
+
+// launchTest starts the language's test runner under the debugger, as
+// the adapter plans it, and waits as wait says.
+func (s *Session) launchTest(ctx context.Context, req adapter.TestRequest, wait WaitOptions) (*adapter.TestPlan, *StartResult, error) {
+	tr, ok := s.adapter.(adapter.TestRunner)
+	if !ok {
+		return nil, nil, errorf("set breakpoints and start_debugging the test program instead", "debug_test is not available for %s", s.Language.DisplayName)
+	}
+	plan, err := tr.TestPlan(ctx, req)
+	if err != nil {
+		var ua *adapter.UnavailableError
+		if errors.As(err, &ua) {
+			return nil, nil, &Error{Msg: ua.Error(), Hint: "install it with: " + ua.InstallHint, Err: err}
+		}
+		return nil, nil, &Error{Msg: fmt.Sprintf("cannot run the tests in %s: %v", req.Path, err), Hint: "pass the path of a test file or directory", Err: err}
+	}
+	for _, fn := range plan.FunctionBreakpoints {
+		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true}); err != nil {
+			return nil, nil, err
+		}
+	}
+	started, err := s.Start(ctx, LaunchSpec{
+		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
+		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason, BreakOnExceptions: plan.BreakOnExceptions,
+	}, wait)
+	return plan, started, err
 }
 
 // saidOnce is the snapshot a failed test's answer shows: the test's
