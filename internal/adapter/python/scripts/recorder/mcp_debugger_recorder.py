@@ -70,25 +70,35 @@ def _parse(argv):
 
 class _Events:
     """The events file: everything up to max_events, then a ring of the
-    last max_events/10 written after a gap event when the run ends."""
+    last max_events/10 written after a gap event when the run ends.
+
+    Events gather in lines, and the writer calls spill when lines holds
+    room of them: the recorder's hot paths append to lines themselves,
+    since a call per event costs as much as rendering one."""
 
     def __init__(self, path, max_events):
         self.file = open(path, "w", encoding="utf-8", buffering=1 << 16)
         self.lines = []
         self.t0 = time.perf_counter_ns()
         self.left = max_events
+        self.room = min(_BATCH, max_events)
         self.ring = collections.deque(maxlen=max(max_events // 10, 1))
         self.dropped = 0
         self.first_dropped = self.last_dropped = 0
 
     def write(self, line, call_id):
+        lines = self.lines
+        lines.append(line)
+        if len(lines) >= self.room:
+            self.spill(call_id)
+
+    def spill(self, call_id):
+        """Writes the gathered lines while the bound allows; past it
+        (room 0) moves the one line just added into the ring."""
         if self.left > 0:
-            self.left -= 1
-            lines = self.lines
-            lines.append(line)
-            if len(lines) >= _BATCH:
-                self.flush()
+            self.flush()
             return
+        line = self.lines.pop()
         ring = self.ring
         if len(ring) == ring.maxlen:
             _, evicted = ring[0]
@@ -101,13 +111,17 @@ class _Events:
     def always(self, line):
         """Writes a test or end event, which no bound leaves out."""
         if self.left > 0:
-            self.lines.append(line)
+            self.flush()
+            self.file.write(line)
         else:
             self.ring.append((line, 0))
 
     def flush(self):
-        self.file.write("".join(self.lines))
-        self.lines.clear()
+        lines = self.lines
+        self.file.write("".join(lines))
+        self.left -= len(lines)
+        self.room = min(_BATCH, self.left)
+        lines.clear()
 
     def close(self, end):
         self.flush()
@@ -244,7 +258,6 @@ class _Recorder:
         self.events = _Events(opts["out"], opts["max_events"])
         self.render = _Renderer(opts["repr"])
         self.quoted = self.render.quoted
-        self.write = self.events.write
         self.t0 = self.events.t0
         self.roots = [os.path.abspath(opts["root"])] + opts["include"]
         self.lines = set(opts["lines"])
@@ -328,13 +341,21 @@ class _Recorder:
         get = frame.f_locals.get
         quoted = self.quoted
         thread = "" if th == self.main_thread else ',"th":%d' % th
-        self.write(info[0] % ((_perf_counter_ns() - self.t0, cid, parent, thread)
-                              + tuple([quoted(get(n)) for n in info[1]])), cid)
+        events = self.events
+        lines = events.lines
+        lines.append(info[0] % ((_perf_counter_ns() - self.t0, cid, parent, thread)
+                                + tuple([quoted(get(n)) for n in info[1]])))
+        if len(lines) >= events.room:
+            events.spill(cid)
         return cid
 
     def ret(self, cid, value, line):
-        self.write('{"k":"ret","t":%d,"id":%d,"v":%s,"line":%d}\n' % (
-            _perf_counter_ns() - self.t0, cid, self.quoted(value), line), cid)
+        events = self.events
+        lines = events.lines
+        lines.append('{"k":"ret","t":%d,"id":%d,"v":%s,"line":%d}\n' % (
+            _perf_counter_ns() - self.t0, cid, self.quoted(value), line))
+        if len(lines) >= events.room:
+            events.spill(cid)
 
     def exc(self, cid, exc, line, raised):
         """Writes an exc event, unless the exception has passed through
@@ -399,7 +420,7 @@ class _Recorder:
         self.events.always('{"k":"test","t":%d%s}\n' % (self.events.now(), fields))
 
     def start(self, argv, runtime):
-        self.events.lines.append('{"k":"start","t":0,"lang":"python","pid":%d,"version":1,"cwd":%s,"argv":[%s],"runtime":%s}\n' % (
+        self.events.always('{"k":"start","t":0,"lang":"python","pid":%d,"version":1,"cwd":%s,"argv":[%s],"runtime":%s}\n' % (
             os.getpid(), _quote(os.getcwd()), ",".join(_quote(a) for a in argv), _quote(runtime)))
 
     def end(self, exit_code, exc):
