@@ -33,7 +33,7 @@ func BenchmarkRecordCallHeavy(b *testing.B) {
 	for _, python := range pythons {
 		version := filepath.Base(filepath.Dir(filepath.Dir(python)))
 		b.Run("program/"+version, func(b *testing.B) {
-			benchRecording(b, exec.Command(python, program), adapter.RecordConfig{
+			benchRecording(b, []string{python, program}, adapter.RecordConfig{
 				Program: program, Cwd: filepath.Dir(program), ExecutablePath: python,
 			})
 		})
@@ -44,18 +44,19 @@ func BenchmarkRecordCallHeavy(b *testing.B) {
 		if err != nil {
 			b.Skipf("no interpreter with pytest: %v", err)
 		}
-		plain := exec.Command(plan.ExecutablePath, append([]string{"-m", "pytest", "-q", "-p", "no:cacheprovider"}, test)...)
+		plain := append([]string{plan.ExecutablePath, "-m", "pytest"}, plan.Args...)
 		benchRecording(b, plain, adapter.RecordConfig{Test: &adapter.TestRequest{Path: test}, Cwd: filepath.Dir(test)})
 	})
 }
 
-// benchRecording runs plain and the recording cfg describes b.N times
-// each and reports their CPU times, the ratio, and the cost per event.
-func benchRecording(b *testing.B, plain *exec.Cmd, cfg adapter.RecordConfig) {
+// benchRecording runs the plain command line and the recording cfg
+// describes b.N times each and reports their CPU times, the ratio, and
+// the cost per event.
+func benchRecording(b *testing.B, plain []string, cfg adapter.RecordConfig) {
 	var plainCPU, recordedCPU time.Duration
 	var events int
 	for range b.N {
-		cmd := exec.Command(plain.Path, plain.Args[1:]...)
+		cmd := exec.Command(plain[0], plain[1:]...)
 		cmd.Dir = cfg.Cwd
 		plainCPU += childCPU(b, func() {
 			if out, err := cmd.CombinedOutput(); err != nil {
