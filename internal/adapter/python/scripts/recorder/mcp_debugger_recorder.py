@@ -72,9 +72,9 @@ class _Events:
     """The events file: everything up to max_events, then a ring of the
     last max_events/10 written after a gap event when the run ends.
 
-    Events gather in lines, and the writer calls spill when lines holds
-    room of them: the recorder's hot paths append to lines themselves,
-    since a call per event costs as much as rendering one."""
+    Events gather in lines; whoever appends calls spill when lines holds
+    room of them. Call and return events append to lines themselves, which
+    saves them a function call each (they are most of the events)."""
 
     def __init__(self, path, max_events):
         self.file = open(path, "w", encoding="utf-8", buffering=1 << 16)
