@@ -43,15 +43,6 @@ func benchRecordInvestigations(b *testing.B) {
 	}
 }
 
-// query asks query_recording, which takes no sessionId.
-func (m *meter) query(args map[string]any) string {
-	m.h.t.Helper()
-	id := m.id
-	m.id = ""
-	defer func() { m.id = id }()
-	return m.do("query_recording", args)
-}
-
 // recordingOf is the recordingId of a record answer.
 func recordingOf(m *meter, answer string) string {
 	var res struct {
@@ -93,11 +84,11 @@ func recordWrongValue(m *meter) bool {
 	id := recordingOf(m, m.do("record", map[string]any{"language": "python", "scriptPath": m.prog}))
 	// The report's last calls are C-3's: the agent lists the orders'
 	// totals, then every call made for B-2's.
-	ids := callIDs(m, m.query(map[string]any{"recordingId": id, "calls": "order_total"}))
+	ids := callIDs(m, m.do("query_recording", map[string]any{"recordingId": id, "calls": "order_total"}))
 	if len(ids) != 3 {
 		m.h.t.Fatalf("want the three orders' order_total calls, got ids %v", ids)
 	}
-	within := m.query(map[string]any{"recordingId": id, "from": ids[1], "to": ids[2] - 1})
+	within := m.do("query_recording", map[string]any{"recordingId": id, "from": ids[1], "to": ids[2] - 1})
 	return shows(within, "kg", "8.0") && showsInOrder(within, "shipping.weight_surcharge", "270.0")
 }
 
@@ -153,7 +144,7 @@ func stepSwallowed(m *meter) bool {
 func recordCorruption(m *meter) bool {
 	defer m.close()
 	id := recordingOf(m, m.do("record", map[string]any{"language": "python", "scriptPath": m.prog}))
-	calls := m.query(map[string]any{"recordingId": id, "where": "name == 'carol'"})
+	calls := m.do("query_recording", map[string]any{"recordingId": id, "where": "name == 'carol'"})
 	return showsInOrder(calls, "ledger.refund", "'carol'", "15", "15")
 }
 
