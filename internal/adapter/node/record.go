@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
@@ -45,6 +46,9 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	}
 	_, version, err := nodeVersion(ctx, found.path)
 	if err != nil {
+		return nil, err
+	}
+	if err := requireBundledParser(ctx, found.path); err != nil {
 		return nil, err
 	}
 	run, err := a.recordedRun(ctx, cfg)
@@ -92,6 +96,42 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 		return nil, fmt.Errorf("record: node wrote no recording (%s exited with %d): %w", filepath.Base(run.program), result.ExitCode, err)
 	}
 	return result, nil
+}
+
+// bundledParser is the acorn Node bundles for its own use, which
+// instrument.js requires to parse the user's files.
+const bundledParser = "internal/deps/acorn/acorn/dist/acorn"
+
+// parsers remembers, per node binary, whether it loads bundledParser.
+var parsers adapter.VersionCache
+
+// requireBundledParser fails, saying what to do, when node cannot load
+// bundledParser: a Node built without it, or one that refuses
+// --expose-internals, would otherwise fail inside the recorder with a
+// stack trace in the program's output and no recording.
+func requireBundledParser(ctx context.Context, node string) error {
+	_, err := parsers.Version(ctx, node, func(ctx context.Context) (string, error) {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, node, "--expose-internals", "-e", "require('"+bundledParser+"')").CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("record: %s cannot load the acorn parser Node bundles (%s), which JavaScript recording parses your files with; "+
+				"record with executablePath set to an official Node.js build (nodejs.org, nvm), which bundles it: %w (%s)", node, bundledParser, err, errorLine(out))
+		}
+		return "loads " + bundledParser, nil
+	})
+	return err
+}
+
+// errorLine is the line of node's output that says what failed.
+func errorLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, line := range lines {
+		if strings.HasPrefix(line, "Error") {
+			return line
+		}
+	}
+	return lines[0]
 }
 
 // recordedRun is what node runs for a recording: the program, or the

@@ -27,6 +27,13 @@ _STRING_CUT = 80
 _ITEMS_SHOWN = 8
 _FIELDS_SHOWN = 4
 _DEPTH = 2
+# Events are joined and written this many at a time: one file write per
+# event costs more than rendering a call's arguments.
+_BATCH = 64
+# Integers below this magnitude are written without going through repr.
+_SMALL_INT = 1 << 62
+_get_ident = threading.get_ident
+_perf_counter_ns = time.perf_counter_ns
 
 try:
     from _json import encode_basestring as _quote
@@ -63,21 +70,35 @@ def _parse(argv):
 
 class _Events:
     """The events file: everything up to max_events, then a ring of the
-    last max_events/10 written after a gap event when the run ends."""
+    last max_events/10 written after a gap event when the run ends.
+
+    Events gather in lines; whoever appends calls spill when lines holds
+    room of them. Call and return events append to lines themselves, which
+    saves them a function call each (they are most of the events)."""
 
     def __init__(self, path, max_events):
         self.file = open(path, "w", encoding="utf-8", buffering=1 << 16)
+        self.lines = []
         self.t0 = time.perf_counter_ns()
         self.left = max_events
+        self.room = min(_BATCH, max_events)
         self.ring = collections.deque(maxlen=max(max_events // 10, 1))
         self.dropped = 0
         self.first_dropped = self.last_dropped = 0
 
     def write(self, line, call_id):
+        lines = self.lines
+        lines.append(line)
+        if len(lines) >= self.room:
+            self.spill(call_id)
+
+    def spill(self, call_id):
+        """Writes the gathered lines while the bound allows; past it
+        (room 0) moves the one line just added into the ring."""
         if self.left > 0:
-            self.left -= 1
-            self.file.write(line)
+            self.flush()
             return
+        line = self.lines.pop()
         ring = self.ring
         if len(ring) == ring.maxlen:
             _, evicted = ring[0]
@@ -90,11 +111,20 @@ class _Events:
     def always(self, line):
         """Writes a test or end event, which no bound leaves out."""
         if self.left > 0:
+            self.flush()
             self.file.write(line)
         else:
             self.ring.append((line, 0))
 
+    def flush(self):
+        lines = self.lines
+        self.file.write("".join(lines))
+        self.left -= len(lines)
+        self.room = min(_BATCH, self.left)
+        lines.clear()
+
     def close(self, end):
+        self.flush()
         if self.dropped:
             self.file.write('{"k":"gap","t":%d,"n":%d,"first":%d,"last":%d}\n' % (
                 self.now(), self.dropped, self.first_dropped, self.last_dropped))
@@ -104,7 +134,7 @@ class _Events:
         self.file.close()
 
     def now(self):
-        return time.perf_counter_ns() - self.t0
+        return _perf_counter_ns() - self.t0
 
 
 class _Renderer:
@@ -133,6 +163,18 @@ class _Renderer:
         if t is list or t is tuple or t is set or t is frozenset or t is dict:
             return self.container(v, t, depth)
         return self.other(v, t, depth)
+
+    def quoted(self, v):
+        """The value's text as a JSON string; the common scalars without
+        the general path, since every call and return renders values."""
+        t = type(v)
+        if t is int and -_SMALL_INT < v < _SMALL_INT:
+            return '"%d"' % v
+        if t is str and len(v) <= _STRING_CUT:
+            return _quote(repr(v))
+        if t is float or t is bool or v is None:
+            return '"%r"' % (v,)
+        return _quote(self(v))
 
     def container(self, v, t, depth):
         n = len(v)
@@ -215,6 +257,8 @@ class _Recorder:
     def __init__(self, opts, script):
         self.events = _Events(opts["out"], opts["max_events"])
         self.render = _Renderer(opts["repr"])
+        self.quoted = self.render.quoted
+        self.t0 = self.events.t0
         self.roots = [os.path.abspath(opts["root"])] + opts["include"]
         self.lines = set(opts["lines"])
         self.script_module = os.path.splitext(os.path.basename(script))[0] if script else "__main__"
@@ -260,12 +304,15 @@ class _Recorder:
             body = [ln for _, _, ln in code.co_lines() if ln and ln > code.co_firstlineno]
             n = code.co_argcount + code.co_kwonlyargcount
             n += bool(code.co_flags & _VARARGS) + bool(code.co_flags & _VARKEYWORDS)
+            names = code.co_varnames[:n]
+            fixed = ',"fn":%s,"file":%s,"line":%d,"args":[%s]}\n' % (
+                _quote(module + "." + qualname if module else qualname),
+                _quote(os.path.abspath(code.co_filename)),
+                min(body) if body else code.co_firstlineno,
+                ",".join("[%s,\x00]" % _quote(a) for a in names))
             info = (
-                ',"fn":%s,"file":%s,"line":%d,"args":[' % (
-                    _quote(module + "." + qualname if module else qualname),
-                    _quote(os.path.abspath(code.co_filename)),
-                    min(body) if body else code.co_firstlineno),
-                code.co_varnames[:n],
+                '{"k":"call","t":%d,"id":%d,"p":%d%s' + fixed.replace("%", "%%").replace("\x00", "%s"),
+                names,
                 bool(code.co_flags & _GENERATOR_FLAGS),
                 code.co_name in self.lines or qualname in self.lines
                 or (module + "." + qualname) in self.lines,
@@ -274,29 +321,41 @@ class _Recorder:
         return info
 
     def stack(self):
-        th = threading.get_ident()
+        th = _get_ident()
         s = self.stacks.get(th)
         if s is None:
             s = self.stacks[th] = []
         return s, th
 
     def call(self, frame, info):
+        """Writes a call event; info[0] is the code's event text with the
+        time, ids, thread and arguments left to fill in."""
         cid = self.next_id
         self.next_id = cid + 1
-        stack, th = self.stack()
+        th = _get_ident()
+        stack = self.stacks.get(th)
+        if stack is None:
+            stack = self.stacks[th] = []
         parent = stack[-1] if stack else 0
         stack.append(cid)
-        values = frame.f_locals
-        render = self.render
-        args = ",".join('[%s,%s]' % (_quote(n), _quote(render(values.get(n)))) for n in info[1])
+        get = frame.f_locals.get
+        quoted = self.quoted
         thread = "" if th == self.main_thread else ',"th":%d' % th
-        self.events.write('{"k":"call","t":%d,"id":%d,"p":%d%s%s%s]}\n' % (
-            self.events.now(), cid, parent, thread, info[0], args), cid)
+        events = self.events
+        lines = events.lines
+        lines.append(info[0] % ((_perf_counter_ns() - self.t0, cid, parent, thread)
+                                + tuple([quoted(get(n)) for n in info[1]])))
+        if len(lines) >= events.room:
+            events.spill(cid)
         return cid
 
     def ret(self, cid, value, line):
-        self.events.write('{"k":"ret","t":%d,"id":%d,"v":%s,"line":%d}\n' % (
-            self.events.now(), cid, _quote(self.render(value)), line), cid)
+        events = self.events
+        lines = events.lines
+        lines.append('{"k":"ret","t":%d,"id":%d,"v":%s,"line":%d}\n' % (
+            _perf_counter_ns() - self.t0, cid, self.quoted(value), line))
+        if len(lines) >= events.room:
+            events.spill(cid)
 
     def exc(self, cid, exc, line, raised):
         """Writes an exc event, unless the exception has passed through
@@ -361,7 +420,7 @@ class _Recorder:
         self.events.always('{"k":"test","t":%d%s}\n' % (self.events.now(), fields))
 
     def start(self, argv, runtime):
-        self.events.file.write('{"k":"start","t":0,"lang":"python","pid":%d,"version":1,"cwd":%s,"argv":[%s],"runtime":%s}\n' % (
+        self.events.always('{"k":"start","t":0,"lang":"python","pid":%d,"version":1,"cwd":%s,"argv":[%s],"runtime":%s}\n' % (
             os.getpid(), _quote(os.getcwd()), ",".join(_quote(a) for a in argv), _quote(runtime)))
 
     def end(self, exit_code, exc):
@@ -458,6 +517,8 @@ def _monitoring(rec):
     DISABLE = mon.DISABLE
     codes = rec.codes
     getframe = sys._getframe
+    stacks = rec.stacks
+    get_ident = _get_ident
     suspended = {}
     seen_by_call = {}
     catching = {}
@@ -478,7 +539,9 @@ def _monitoring(rec):
     # traceback it prints.
     def on_start(code, offset):
         try:
-            info = user(code)
+            info = codes.get(code)
+            if info is None:
+                info = user(code)
             if info is False:
                 return DISABLE
             cid = rec.call(getframe(1), info)
@@ -507,7 +570,7 @@ def _monitoring(rec):
         if not info:
             return DISABLE
         try:
-            stack, _ = rec.stack()
+            stack = stacks.get(get_ident())
             if not stack:
                 return
             cid = stack.pop()
