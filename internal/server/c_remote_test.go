@@ -44,6 +44,19 @@ func lldbServerInNamespace(t *testing.T, rp *remoteProgram, argv ...string) int 
 	return port
 }
 
+// cProgramUnderStub builds testdata/native/c/remote at the namespace's
+// root, runs it under lldb-server there, and gives a C session with a
+// breakpoint on the agent's copy of app.c:10.
+func cProgramUnderStub(t *testing.T, h *harness) (rp *remoteProgram, port int, id string) {
+	cc := testenv.RequireTool(t, "apt-get install -y gcc", "cc")
+	rp = newRemoteProgram(t, nativeProgram(t, "c", "remote"), map[string]string{"remote_only.c": remoteOnlyC})
+	rp.run(t, cc, "-g", "-O0", "-o", "prog", "app.c", "remote_only.c")
+	port = lldbServerInNamespace(t, rp, "./prog")
+	id = h.sessionFor("c")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": rp.local("app.c"), "line": 10})
+	return rp, port, id
+}
+
 // A C program built and run on another root (a container's, here a mount
 // namespace's /mnt/app) under lldb-server; its debug information names
 // /mnt/app files. The agent has the same binary (copied out of the
@@ -51,13 +64,8 @@ func lldbServerInNamespace(t *testing.T, rp *remoteProgram, argv ...string) int 
 // pathMappings.
 func TestCAttachAcrossAMountBoundary(t *testing.T) {
 	h := newHarness(t)
-	cc := testenv.RequireTool(t, "apt-get install -y gcc", "cc")
-	rp := newRemoteProgram(t, nativeProgram(t, "c", "remote"), map[string]string{"remote_only.c": remoteOnlyC})
-	rp.run(t, cc, "-g", "-O0", "-o", "prog", "app.c", "remote_only.c")
-	port := lldbServerInNamespace(t, rp, "./prog")
-	id := h.sessionFor("c")
+	rp, port, id := cProgramUnderStub(t, h)
 	app := rp.local("app.c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": app, "line": 10})
 
 	hit := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port,
 		"pathMappings": rp.mappings(), "adapterConfig": map[string]any{"program": rp.Remote + "/prog"},
@@ -106,12 +114,7 @@ func TestCAttachAcrossAMountBoundary(t *testing.T) {
 // so and what to pass, instead of letting the program run unobserved.
 func TestCAttachWithoutTheProgramsBuildSaysWhatToPass(t *testing.T) {
 	h := newHarness(t)
-	cc := testenv.RequireTool(t, "apt-get install -y gcc", "cc")
-	rp := newRemoteProgram(t, nativeProgram(t, "c", "remote"), map[string]string{"remote_only.c": remoteOnlyC})
-	rp.run(t, cc, "-g", "-O0", "-o", "prog", "app.c", "remote_only.c")
-	port := lldbServerInNamespace(t, rp, "./prog")
-	id := h.sessionFor("c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": rp.local("app.c"), "line": 10})
+	rp, port, id := cProgramUnderStub(t, h)
 	failed := h.fail("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port,
 		"pathMappings": rp.mappings(), "waitForStop": true, "timeout": 60000}, "LLDB has no executable")
 	if msg := failed.str("error") + " " + failed.str("hint"); !strings.Contains(msg, "adapterConfig") || !strings.Contains(msg, `"program"`) {
@@ -124,13 +127,7 @@ func TestCAttachWithoutTheProgramsBuildSaysWhatToPass(t *testing.T) {
 // connection, is still there for the attach with the right build.
 func TestCAttachWithAMissingBuildSaysSoBeforeConnecting(t *testing.T) {
 	h := newHarness(t)
-	cc := testenv.RequireTool(t, "apt-get install -y gcc", "cc")
-	rp := newRemoteProgram(t, nativeProgram(t, "c", "remote"), map[string]string{"remote_only.c": remoteOnlyC})
-	rp.run(t, cc, "-g", "-O0", "-o", "prog", "app.c", "remote_only.c")
-	port := lldbServerInNamespace(t, rp, "./prog")
-	id := h.sessionFor("c")
-	app := rp.local("app.c")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": app, "line": 10})
+	rp, port, id := cProgramUnderStub(t, h)
 	missing := rp.local("build/prog")
 	h.fail("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "pathMappings": rp.mappings(),
 		"adapterConfig": map[string]any{"program": missing}, "waitForStop": true, "timeout": 60000}, missing)

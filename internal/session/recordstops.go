@@ -454,22 +454,32 @@ func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 	kind, msg := exceptionText(ctx, r, st)
 	rec.failed = &failure{kind: kind, msg: msg}
 	tc := rec.thread(st.ThreadID)
-	var stack dap.StackTraceResponseBody
-	_ = r.call(ctx, "stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": exceptionFrames}, &stack)
-	frames := stack.StackFrames
+	lines := callLines(ctx, r, st.ThreadID, tc.stack)
 	for i := len(tc.stack) - 1; i >= 0; i-- {
-		c := tc.stack[i]
-		line := 0
-		for j, f := range frames {
-			if f.Name == c.fn {
-				line, frames = f.Line, frames[j+1:]
-				break
-			}
-		}
+		c, line := tc.stack[i], lines[i]
 		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"msg", msg}, {"line", line}, {"raised", i == len(tc.stack)-1}}})
 		rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"line", line}}})
 	}
 	tc.stack = nil
+}
+
+// callLines is the line each recorded call of a thread's stack is at,
+// innermost last as the stack is, read from the adapter's frames (0 where
+// no frame names the call's function).
+func callLines(ctx context.Context, r *connection, threadID int, calls []*activeCall) []int {
+	var stack dap.StackTraceResponseBody
+	_ = r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": exceptionFrames}, &stack)
+	frames := stack.StackFrames
+	lines := make([]int, len(calls))
+	for i := len(calls) - 1; i >= 0; i-- {
+		for j, f := range frames {
+			if f.Name == calls[i].fn {
+				lines[i], frames = f.Line, frames[j+1:]
+				break
+			}
+		}
+	}
+	return lines
 }
 
 // exceptionText is an exception stop's type and message, as the

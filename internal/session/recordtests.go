@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/go-dap"
-
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
@@ -126,20 +124,11 @@ func (rec *bpRecorder) testFailed(ctx context.Context, r *connection, threadID i
 	if len(tc.stack) == 0 {
 		return
 	}
-	var stack dap.StackTraceResponseBody
-	_ = r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": exceptionFrames}, &stack)
-	frames := stack.StackFrames
+	lines := callLines(ctx, r, threadID, tc.stack)
 	inner := tc.stack[len(tc.stack)-1]
 	fail := testFailure{msg: strings.TrimSpace(rec.tests.lastLog[threadID]), file: rec.funcs[inner.fn].file}
 	for i := len(tc.stack) - 1; i >= 0; i-- {
-		c := tc.stack[i]
-		line := 0
-		for j, f := range frames {
-			if f.Name == c.fn {
-				line, frames = f.Line, frames[j+1:]
-				break
-			}
-		}
+		c, line := tc.stack[i], lines[i]
 		if c == inner {
 			fail.line = line
 		}
