@@ -11,7 +11,8 @@ import (
 )
 
 // scaleProgram is each recorder's program that calls scale(i, i + 10)
-// for i in 1..4; scaleBody is the line of its body that sets y.
+// for i in 1..4; scaleBody is where a call of it is entered: the line
+// of its body that sets y (Delve: the func line, its entry's line).
 var scaleProgram = map[string]struct {
 	path      string
 	scaleBody int
@@ -19,6 +20,8 @@ var scaleProgram = map[string]struct {
 	"python":     {"python/record/scale.py", 2},
 	"javascript": {"record/js/scale.js", 5},
 	"java":       {"record/java/Scale.java", 3},
+	"go":         {"record/go/scale", 8},
+	"c":          {"record/c/scale.c", 5},
 }
 
 // recordedCall records program and finds, by a query, the id of the call
@@ -54,7 +57,7 @@ func stopAtEvent(h *harness, id, recordingID, event string) result {
 // its locals are the recorded arguments of the third call (x=3,
 // factor=13), not the first's, on every language with a recorder.
 func TestStopAtARecordedCallStopsLiveInThatCall(t *testing.T) {
-	for _, language := range []string{"python", "javascript", "java"} {
+	for _, language := range []string{"python", "javascript", "java", "go", "c"} {
 		t.Run(language, func(t *testing.T) {
 			testenv.RequireAdapter(t, language)
 			h := newHarness(t)
@@ -62,7 +65,9 @@ func TestStopAtARecordedCallStopsLiveInThatCall(t *testing.T) {
 			program := filepath.Join(repoRoot(t), "testdata", prog.path)
 			recID, recSession, call := recordedCall(t, h, language, program, "scale", "x == 3")
 			snap := stopAtEvent(h, recSession, recID, fmt.Sprintf("#%d", call))
-			if filepath.Base(snap.stopFile(t)) != filepath.Base(program) || snap.obj("location").num("line") != prog.scaleBody {
+			// Go's program is its package directory.
+			f := snap.stopFile(t)
+			if filepath.Base(f) != filepath.Base(program) && filepath.Dir(f) != program || snap.obj("location").num("line") != prog.scaleBody {
 				t.Errorf("want the stop in scale's first line %d: %v", prog.scaleBody, snap["location"])
 			}
 			locals := snap.vars("locals")

@@ -78,6 +78,10 @@ func (s *Session) RecordByBreakpoints(ctx context.Context, cfg adapter.RecordCon
 	stopCopy()
 	s.mu.Lock()
 	s.recorder = nil
+	// The recording's breakpoints end with it: a later start in this
+	// session (stopAt's re-run) stops only where the agent asked.
+	s.bps.removeLines(func(bp *Breakpoint) bool { return rec.owns(bp.ID) })
+	s.bps.removeFunctions(func(fb *FunctionBreakpoint) bool { return rec.owns(fb.ID) })
 	s.mu.Unlock()
 	rec.writeEnd(s.Info(), ended)
 	if err := w.close(); err != nil {

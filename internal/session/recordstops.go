@@ -94,6 +94,16 @@ func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []s
 	return &bpRecorder{s: s, out: out, funcs: byName, lines: lines, breakpoints: map[int]bool{}, returnSites: map[int]siteOf{}, values: newValueRenderer(), threads: map[int]*threadCalls{}}
 }
 
+// owns reports one of the breakpoints the recording set: on a function,
+// on a return statement, or in the test runner.
+func (rec *bpRecorder) owns(id int) bool {
+	_, onReturn := rec.returnSites[id]
+	if rec.breakpoints[id] || onReturn {
+		return true
+	}
+	return rec.tests != nil && (rec.tests.logs[id] || rec.tests.failures[id])
+}
+
 func (rec *bpRecorder) mechanism() string { return mechanismFor(rec.s.Language.ID) }
 
 // interceptRecording answers every stop while a recording runs.

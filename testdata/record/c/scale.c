@@ -1,0 +1,16 @@
+/* scale(i, i + 10) for i in 1..4: stopAt's tests stop at its third call. */
+#include <stdio.h>
+
+int scale(int x, int factor) {
+	int y = x * factor;
+	return y;
+}
+
+int main(void) {
+	int results[4];
+	for (int i = 1; i <= 4; i++) {
+		results[i - 1] = scale(i, i + 10);
+	}
+	printf("%d %d %d %d\n", results[0], results[1], results[2], results[3]);
+	return 0;
+}
