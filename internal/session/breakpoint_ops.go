@@ -118,14 +118,14 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 	res := &LineBreakpointResult{Breakpoint: *bp}
 	s.mu.Unlock()
 	res.Warning = movedWarning(res.Breakpoint, placed)
-	if res.Breakpoint.isLogpoint() {
-		res.Warning = joinWarnings(res.Warning, s.LogpointWarning())
-	}
 	// The agent picked the line from the file it read: one line either
 	// side confirms it, two when the breakpoint moved away from its line.
 	radius := 1
 	if res.Warning != "" || res.Breakpoint.RequestedLine != 0 {
 		radius = 2
+	}
+	if res.Breakpoint.isLogpoint() {
+		res.Warning = joinWarnings(res.Warning, s.LogpointWarning())
 	}
 	if c, err := ReadContext(req.File, res.Breakpoint.Line, radius); err == nil {
 		// lineContent holds the breakpoint's own line.
