@@ -3,13 +3,10 @@
 package server
 
 import (
-	"bufio"
-	"os"
-	"strconv"
+	"os/exec"
 	"strings"
 	"testing"
 
-	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
@@ -22,25 +19,8 @@ const remoteOnlyC = "int limit(int n) {\n\tint *cap = 0;\n\treturn n - *cap;\n}\
 // which it writes to the pipe given by --pipe once it listens.
 func lldbServerInNamespace(t *testing.T, rp *remoteProgram, argv ...string) int {
 	t.Helper()
-	server := testenv.RequireTool(t, "apt-get install -y lldb-22", "lldb-server", "lldb-server-22", "lldb-server-19")
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	cmd := rp.inNamespace(append([]string{server, "gdbserver", "--pipe", "3", "127.0.0.1:0", "--"}, argv...)...)
-	cmd.ExtraFiles = []*os.File{w}
-	p, err := proc.Start(cmd)
-	w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Kill)
-	line, err := bufio.NewReader(r).ReadString(0)
-	port, perr := strconv.Atoi(strings.TrimRight(line, "\x00\n"))
-	if perr != nil {
-		t.Fatalf("lldb-server wrote no port (%q, %v)", line, err)
-	}
+	_, port := startLLDBServer(t, func(argv []string) *exec.Cmd { return rp.inNamespace(argv...) },
+		append([]string{"127.0.0.1:0", "--"}, argv...)...)
 	return port
 }
 

@@ -30,13 +30,22 @@ import (
 // listens on, which it writes to the pipe given by --pipe once it listens.
 func lldbServer(t *testing.T, target ...string) (*proc.Process, int) {
 	t.Helper()
+	return startLLDBServer(t, func(argv []string) *exec.Cmd { return exec.Command(argv[0], argv[1:]...) },
+		append([]string{"127.0.0.1:0"}, target...)...)
+}
+
+// startLLDBServer runs `lldb-server gdbserver --pipe 3 args…` through
+// command (which may wrap it, e.g. in a namespace) and reads the port it
+// writes to the pipe once it listens.
+func startLLDBServer(t *testing.T, command func(argv []string) *exec.Cmd, args ...string) (*proc.Process, int) {
+	t.Helper()
 	server := testenv.RequireTool(t, "apt-get install -y lldb-22", "lldb-server", "lldb-server-22", "lldb-server-19")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command(server, append([]string{"gdbserver", "--pipe", "3", "127.0.0.1:0"}, target...)...)
+	cmd := command(append([]string{server, "gdbserver", "--pipe", "3"}, args...))
 	cmd.ExtraFiles = []*os.File{w}
 	p, err := proc.Start(cmd)
 	w.Close()
