@@ -137,6 +137,20 @@ func descendants(pid int) []int {
 
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
+// describeProcess says what a process runs and its state letter (Z for a
+// zombie), for a failure message.
+func describeProcess(pid int) string {
+	cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	stat, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	state := "?"
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 {
+		if f := strings.Fields(string(stat[i+1:])); len(f) > 0 {
+			state = f[0]
+		}
+	}
+	return fmt.Sprintf("state %s, %q", state, bytes.ReplaceAll(bytes.TrimRight(cmdline, "\x00"), []byte{0}, []byte{' '}))
+}
+
 // stopLeavesNothing stops the server and checks that it, its adapters and
 // its programs are gone, and its state file with them.
 func stopLeavesNothing(t *testing.T, sh *shell) {
@@ -151,7 +165,7 @@ func stopLeavesNothing(t *testing.T, sh *shell) {
 	}
 	for _, p := range procs {
 		if alive(p) {
-			t.Errorf("process %d (of the server %d) outlived stop", p, st.PID)
+			t.Errorf("process %d (of the server %d) outlived stop: %s", p, st.PID, describeProcess(p))
 		}
 	}
 	files, _ := filesForRuntime(sh.runtime, sh.dir)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // watchdogScript exits when told "x" (the server cleaned up itself), and
@@ -52,16 +53,17 @@ done
 // It is a POSIX shell, started with the first group, in a group of its
 // own; it exits once it has done its work.
 type groupWatchdog struct {
-	mu  sync.Mutex
-	in  io.WriteCloser // the watchdog's standard input; nil until started
-	err error          // why it could not start, for good
+	mu     sync.Mutex
+	in     io.WriteCloser  // the watchdog's standard input; nil until started
+	exited <-chan struct{} // closed once the watchdog has exited and been reaped
+	err    error           // why it could not start, for good
 }
 
 // start starts the watchdog once; later calls return the first one's
 // error, if any. Callers hold g.mu.
 func (g *groupWatchdog) startLocked() error {
 	if g.in == nil && g.err == nil {
-		g.in, g.err = startWatchdog()
+		g.in, g.exited, g.err = startWatchdog()
 	}
 	return g.err
 }
@@ -80,14 +82,26 @@ func (g *groupWatchdog) add(pgid int) error {
 }
 
 // dismiss tells the watchdog that the server has cleaned up itself, so
-// that it exits without killing or sweeping anything.
+// that it exits without killing or sweeping anything, and waits (at most
+// watchdogExitWait) until it has: a server that returned from its cleanup
+// leaves no process behind, not even the watchdog for the moment the shell
+// takes to read its line.
 func (g *groupWatchdog) dismiss() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.in != nil {
-		_, _ = fmt.Fprintln(g.in, "x")
+	if g.in == nil {
+		return
+	}
+	_, _ = fmt.Fprintln(g.in, "x")
+	select {
+	case <-g.exited:
+	case <-time.After(watchdogExitWait):
 	}
 }
+
+// watchdogExitWait bounds how long a dismissed watchdog may take to exit
+// before the server stops waiting for it (it exits by itself later).
+const watchdogExitWait = 3 * time.Second
 
 // dismissWatchdog dismisses the server's watchdog, if it has one.
 func dismissWatchdog() { watchdog.dismiss() }
@@ -105,10 +119,10 @@ func (g *groupWatchdog) forget(pgid int) {
 // startWatchdog starts the shell and returns its standard input. The pipe's
 // write end is close-on-exec, so no other child of the server holds it
 // open past the server's death.
-func startWatchdog() (io.WriteCloser, error) {
+func startWatchdog() (io.WriteCloser, <-chan struct{}, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("watchdog pipe: %w", err)
+		return nil, nil, fmt.Errorf("watchdog pipe: %w", err)
 	}
 	defer r.Close()
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript, WatchdogName, serverMark())
@@ -116,10 +130,14 @@ func startWatchdog() (io.WriteCloser, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("start the watchdog: %w", err)
+		return nil, nil, fmt.Errorf("start the watchdog: %w", err)
 	}
 	watchdogPid.Store(int64(cmd.Process.Pid))
-	// Reaped when it ends; the server does not wait for it otherwise.
-	go func() { _ = cmd.Wait() }()
-	return w, nil
+	// Reaped when it ends; only dismiss waits for that.
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	return w, exited, nil
 }
