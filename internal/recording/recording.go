@@ -179,15 +179,16 @@ func (r *Recording) CallCount() int { return len(r.ids) }
 func (r *Recording) DurationMs() float64 { return float64(r.durationNanos) / 1e6 }
 
 // functions returns the recorded function names that fn names: the
-// qualified name itself, or one that ends in "."+fn (discount_rate names
-// pricing.discount_rate, Item.__init__ names pricing.Item.__init__).
+// qualified name itself, or one that ends in "."+fn or "::"+fn
+// (discount_rate names pricing.discount_rate, Item.__init__ names
+// pricing.Item.__init__, price names shop::price).
 func (r *Recording) functions(fn string) []string {
 	if _, ok := r.byFn[fn]; ok {
 		return []string{fn}
 	}
 	var out []string
 	for name := range r.byFn {
-		if strings.HasSuffix(name, "."+fn) {
+		if strings.HasSuffix(name, "."+fn) || strings.HasSuffix(name, "::"+fn) {
 			out = append(out, name)
 		}
 	}

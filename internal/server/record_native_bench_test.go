@@ -20,6 +20,8 @@ func BenchmarkRecordCallEventByBreakpoints(b *testing.B) {
 	for _, tc := range []struct{ language, program string }{
 		{"go", "testdata/record/go/loop"},
 		{"c", "testdata/record/c/loop.c"},
+		{"cpp", "testdata/record/cpp/loop.cpp"},
+		{"rust", "testdata/record/rustloop"},
 	} {
 		b.Run(tc.language, func(b *testing.B) {
 			testenv.RequireAdapter(b, tc.language)

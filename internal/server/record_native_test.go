@@ -2,6 +2,7 @@ package server
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestRecordToolCAssertionNamesThePathWithValues(t *testing.T) {
 	h := newHarness(t)
 	program := filepath.Join(repoRoot(t), "testdata", "record", "c", "cart.c")
 	res, rep := h.recordIn("c", map[string]any{"scriptPath": program, "cwd": filepath.Dir(program), "lines": []string{"total"}})
-	if rep.str("outcome") != "uncaught signal: signal SIGABRT" || !strings.Contains(rep.str("mechanism"), "lldb-dap function breakpoints") {
+	if !strings.HasSuffix(rep.str("outcome"), "cart.c:22: price: Assertion `it.qty >= 0' failed.") || !strings.Contains(rep.str("mechanism"), "lldb-dap function breakpoints") {
 		t.Errorf("outcome and mechanism: %v", rep)
 	}
 	path := pathCalls(rep)
@@ -108,6 +109,91 @@ func TestRecordToolCAssertionNamesThePathWithValues(t *testing.T) {
 	// values the loop set are the history's last two.
 	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "history": "total", "local": "sum"}))
 	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,30,"30"]`) || !strings.HasSuffix(hist[n-1], `,30,"110"]`) {
+		t.Errorf("sum's history (call, line, value): %v", hist)
+	}
+}
+
+// A C++ program that throws three calls deep, through a method and a
+// namespace: calls are named by their qualified names (the overload's
+// parameters cut off), the one-line method's arguments are read after its
+// prologue (lldb stops GCC's one-liners before it), strings and vectors
+// show their contents, and the outcome is the exception the C++ runtime
+// named, with its what().
+func TestRecordToolCppExceptionNamesThePathWithValues(t *testing.T) {
+	testenv.RequireAdapter(t, "cpp")
+	h := newHarness(t)
+	program := filepath.Join(repoRoot(t), "testdata", "record", "cpp", "cart.cpp")
+	res, rep := h.recordIn("cpp", map[string]any{"scriptPath": program, "cwd": filepath.Dir(program), "lines": []string{"total"}})
+	if rep.str("outcome") != "uncaught std::invalid_argument: bad quantity for ink" {
+		t.Errorf("outcome: %q", rep.str("outcome"))
+	}
+	path := pathCalls(rep)
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^main\(argc=1, .*\) @cart\.cpp:59$`),
+		regexp.MustCompile(`^shop::Cart::total\(this=Cart#\d+\{items=\[…\+3\]\}\) @cart\.cpp:39$`),
+		regexp.MustCompile(`^shop::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @cart\.cpp:27$`),
+	}
+	if len(path) != len(want) {
+		t.Fatalf("path:\n%s\nwant main, Cart::total, price; report: %v", strings.Join(path, "\n"), rep)
+	}
+	for i, re := range want {
+		if !re.MatchString(path[i]) {
+			t.Errorf("path[%d] = %q, want %v", i, path[i], re)
+		}
+	}
+	id := res.str("recordingId")
+	added := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "Cart::add"}))
+	if len(added) != 3 {
+		t.Fatalf("Cart::add's calls: %v", added)
+	}
+	for i, item := range []string{`name=\"pen\", price=3, qty=10`, `name=\"book\", price=40, qty=2`, `name=\"ink\", price=5, qty=-1`} {
+		if !strings.Contains(added[i], item) {
+			t.Errorf("Cart::add's call %d: %s, want the item %s", i+1, added[i], item)
+		}
+	}
+	priced := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "price"}))
+	if len(priced) != 3 || !strings.HasSuffix(priced[0], `"30"]`) || !strings.HasSuffix(priced[1], `"80"]`) || !strings.Contains(priced[2], `"raised"`) {
+		t.Errorf("price's calls (id, it, return): %v", priced)
+	}
+	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "history": "total", "local": "sum"}))
+	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,39,"30"]`) || !strings.HasSuffix(hist[n-1], `,39,"110"]`) {
+		t.Errorf("sum's history (call, line, value): %v", hist)
+	}
+}
+
+// A Rust program that panics three calls deep, built by Cargo: the calls
+// are named as Rust names them (crate::module::function), main's first
+// line, where std's code is inlined, still records main, and the outcome
+// is the panic's message.
+func TestRecordToolRustPanicNamesThePathWithValues(t *testing.T) {
+	testenv.RequireAdapter(t, "rust")
+	h := newHarness(t)
+	dir := filepath.Join(repoRoot(t), "testdata", "record", "rust")
+	res, rep := h.recordIn("rust", map[string]any{"scriptPath": dir, "cwd": dir, "lines": []string{"cart::total"}})
+	if !strings.HasPrefix(rep.str("outcome"), "uncaught panic: bad quantity -1 for ink") {
+		t.Errorf("outcome: %q", rep.str("outcome"))
+	}
+	path := pathCalls(rep)
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^record_cart::main\(\) @src/main\.rs:43$`),
+		regexp.MustCompile(`^record_cart::cart::total\(items=\[Item#\d+, Item#\d+, Item#\d+\]\) @src/main\.rs:28$`),
+		regexp.MustCompile(`^record_cart::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @src/main\.rs:19$`),
+	}
+	if len(path) != len(want) {
+		t.Fatalf("path:\n%s\nwant main, cart::total, price", strings.Join(path, "\n"))
+	}
+	for i, re := range want {
+		if !re.MatchString(path[i]) {
+			t.Errorf("path[%d] = %q, want %v", i, path[i], re)
+		}
+	}
+	id := res.str("recordingId")
+	priced := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "price"}))
+	if len(priced) != 3 || !strings.HasSuffix(priced[0], `"30"]`) || !strings.HasSuffix(priced[1], `"80"]`) || !strings.Contains(priced[2], `"raised"`) {
+		t.Errorf("price's calls (id, it, return): %v", priced)
+	}
+	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "history": "cart::total", "local": "sum"}))
+	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,28,"30"]`) || !strings.HasSuffix(hist[n-1], `,28,"110"]`) {
 		t.Errorf("sum's history (call, line, value): %v", hist)
 	}
 }

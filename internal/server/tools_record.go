@@ -272,7 +272,7 @@ func queryError(err error, fn string) error {
 	case errors.Is(err, recording.ErrNoLines):
 		return userError(fmt.Sprintf("record again with lines: [%q]", fn), "%v", err)
 	case errors.Is(err, recording.ErrUnknownFunction):
-		return userError("name a function the recording has (module.function or its last part)", "%v", err)
+		return userError("name a function the recording has (module.function, a::b::function, or its last part)", "%v", err)
 	}
 	return err
 }

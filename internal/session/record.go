@@ -118,11 +118,7 @@ type recorder struct {
 
 // recorderFor picks how this session's language records: in the
 // program's own process where its adapter has a recorder (Python,
-// JavaScript, the JVM), through breakpoints for Go and C. C++ and Rust
-// are not offered: lldb stops a breakpoint set by a mangled name before
-// the prologue, where the arguments are not stored yet (the recording
-// showed the previous call's), and its frame names carry the parameter
-// types, which queries by a function's name do not match.
+// JavaScript, the JVM), through breakpoints for Go, C, C++ and Rust.
 func (s *Session) recorderFor() (recorder, error) {
 	if rec, ok := s.adapter.(adapter.Recorder); ok {
 		return recorder{record: rec.Record}, nil
@@ -130,14 +126,14 @@ func (s *Session) recorderFor() (recorder, error) {
 	if recordsByBreakpoints(s.Language.ID) {
 		return recorder{record: s.RecordByBreakpoints, inSession: true}, nil
 	}
-	return recorder{}, errorf("record works for Python, JavaScript, Java, Go and C; here use trace_function (calls with arguments and returns) or tracepoints",
+	return recorder{}, errorf("record works for Python, JavaScript, Java, Go, C, C++ and Rust; here use trace_function (calls with arguments and returns) or tracepoints",
 		"%s has no recorder", s.Language.ID)
 }
 
 // recordsByBreakpoints reports the languages RecordByBreakpoints records.
 func recordsByBreakpoints(language string) bool {
 	switch language {
-	case "go", "c":
+	case "go", "c", "cpp", "rust":
 		return true
 	}
 	return false

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/google/go-dap"
 )
 
 // maxRecordedFunctions bounds the function breakpoints a recording sets:
@@ -27,6 +30,10 @@ type userFunction struct {
 	// file is its source file; returns the places it returns from (Go).
 	file    string
 	returns []returnSite
+	// entryColumn, for a function lldb stops in before its prologue, is
+	// the column of its entry: the recorder steps on until the frame is
+	// past it (recorddwarf.go, entryColumn).
+	entryColumn int
 }
 
 // returnSite is a line a Go function returns from. Delve's DAP server
@@ -225,4 +232,72 @@ func callsAnything(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// recordedTop is a stop's top frame with its function named as a
+// recording names it (frameFunction).
+func recordedTop(ctx context.Context, r *connection, threadID int) (dap.StackFrame, error) {
+	frame, err := topFrame(ctx, r, threadID)
+	frame.Name = frameFunction(frame.Name)
+	return frame, err
+}
+
+// recordedStack is levels frames of a thread's stack from start, their
+// functions named as a recording names them: the adapter's names made
+// readable (Rust's hash cut off, as every answer shows them), then
+// frameFunction.
+func recordedStack(ctx context.Context, r *connection, threadID, start, levels int) ([]dap.StackFrame, error) {
+	var stack dap.StackTraceResponseBody
+	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": start, "levels": levels}, &stack); err != nil {
+		return nil, err
+	}
+	renameFrames(stack.StackFrames, r.conn.Quirks)
+	for i := range stack.StackFrames {
+		stack.StackFrames[i].Name = frameFunction(stack.StackFrames[i].Name)
+	}
+	return stack.StackFrames, nil
+}
+
+// frameFunction is the function a frame's name names, without the
+// parameter list and qualifiers lldb shows after a C++ function's name
+// ("shop::Cart::total() const" → "shop::Cart::total"), so that a frame
+// matches the recording's name of its function (nativeUserFunctions),
+// whichever overload it is. Go, C and Rust names have no parameter list
+// and come back unchanged.
+func frameFunction(name string) string {
+	end := len(name)
+	for {
+		trimmed := strings.TrimRight(name[:end], " ")
+		cut := false
+		for _, q := range []string{"const", "volatile", "&&", "&", "noexcept"} {
+			if strings.HasSuffix(trimmed, q) {
+				trimmed, cut = trimmed[:len(trimmed)-len(q)], true
+				break
+			}
+		}
+		if !cut {
+			end = len(trimmed)
+			break
+		}
+		end = len(trimmed)
+	}
+	if end == 0 || name[end-1] != ')' {
+		return name
+	}
+	depth := 0
+	for i := end - 1; i >= 0; i-- {
+		switch name[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				if i == 0 {
+					return name
+				}
+				return name[:i]
+			}
+		}
+	}
+	return name
 }

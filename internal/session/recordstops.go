@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +32,14 @@ const (
 	stepTransit
 	// stepLine steps over a line of a call whose lines are recorded.
 	stepLine
+	// stepPrologue steps an instruction through the prologue of a call
+	// lldb stopped in before it (userFunction.entryColumn): its arguments
+	// are read once it is past.
+	stepPrologue
 )
+
+// maxPrologueSteps bounds the instructions stepped through a prologue.
+const maxPrologueSteps = 32
 
 // activeCall is a recorded call that has not returned yet.
 type activeCall struct {
@@ -43,6 +52,10 @@ type activeCall struct {
 	values map[string]string
 	// failure is set on a test function's call once its test failed.
 	failure *testFailure
+	// inlined counts the frames of code inlined into the call's function
+	// that were above it at its breakpoint: each takes a step out of its
+	// own before the step out of the call.
+	inlined int
 }
 
 // siteOf is a return site of a function.
@@ -55,6 +68,10 @@ type siteOf struct {
 type threadCalls struct {
 	stack []*activeCall
 	step  stepKind
+	// prologueSteps counts the instructions stepped into the call about
+	// to be recorded; inlinedAbove is how many inlined frames were above
+	// its frame (callFrame).
+	prologueSteps, inlinedAbove int
 }
 
 // failure is how an exception stop ended the program, for the end event.
@@ -84,6 +101,9 @@ type bpRecorder struct {
 	mainThread int
 	failed     *failure
 	calls      int
+	// outputRead is the program's output already read for a failure's
+	// words (nativeFailure).
+	outputRead uint64
 }
 
 func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []string) *bpRecorder {
@@ -138,13 +158,14 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
 		return nil
 	case rec.isCall(st):
-		frame, err := topFrame(ctx, r, st.ThreadID)
+		frame, above, err := rec.callFrame(ctx, r, st.ThreadID)
 		if err != nil {
 			return err
 		}
+		rec.thread(st.ThreadID).inlinedAbove = above
 		return rec.call(ctx, r, st.ThreadID, frame)
 	case rec.returnSite(st) != nil:
-		frame, err := topFrame(ctx, r, st.ThreadID)
+		frame, err := recordedTop(ctx, r, st.ThreadID)
 		if err != nil {
 			return err
 		}
@@ -152,9 +173,12 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
 		return nil
 	case st.Reason == "step":
-		frame, err := topFrame(ctx, r, st.ThreadID)
+		frame, err := recordedTop(ctx, r, st.ThreadID)
 		if err != nil {
 			return err
+		}
+		if rec.thread(st.ThreadID).step == stepPrologue {
+			return rec.call(ctx, r, st.ThreadID, frame)
 		}
 		return rec.stepped(ctx, r, st.ThreadID, frame)
 	case st.Reason == "exception" || st.Reason == "panic" || st.Reason == "signal":
@@ -229,6 +253,32 @@ func (rec *bpRecorder) evaluate(ctx context.Context, r *connection, frameID int,
 	return rec.values.render(ctx, r, dap.Variable{Value: body.Result, Type: body.Type, VariablesReference: body.VariablesReference})
 }
 
+// callFrame is the frame of the user's function a function breakpoint
+// stopped in: the top frame, or, where code inlined into the function's
+// first line is where the breakpoint landed (Rust's vec! inlines
+// Box::new_uninit into main), the first frame under it that is one of the
+// user's functions (lldb shows the inlined function as a frame of its own,
+// at the same address); above counts the frames above it.
+func (rec *bpRecorder) callFrame(ctx context.Context, r *connection, threadID int) (frame dap.StackFrame, above int, err error) {
+	frames, err := recordedStack(ctx, r, threadID, 0, inlinedFrames+1)
+	if err != nil {
+		return frame, 0, err
+	}
+	if len(frames) == 0 {
+		return frame, 0, errors.New("no stack")
+	}
+	for i, f := range frames {
+		if _, user := rec.funcs[f.Name]; user {
+			return f, i, nil
+		}
+	}
+	return frames[0], 0, nil
+}
+
+// inlinedFrames bounds the inlined frames looked through for the user's
+// function at a call.
+const inlinedFrames = 3
+
 // isCall reports a stop at one of the recording's function breakpoints.
 func (rec *bpRecorder) isCall(st *Stop) bool {
 	for _, id := range st.HitBreakpointIDs {
@@ -255,7 +305,7 @@ func (rec *bpRecorder) thread(id int) *threadCalls {
 // or over its first line when its lines are recorded.
 func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, frame dap.StackFrame) error {
 	tc := rec.thread(threadID)
-	if tc.step != stepNone {
+	if tc.step != stepNone && tc.step != stepPrologue {
 		// A step of an outer call was interrupted by this call's
 		// breakpoint; the outer call is stepped out of afresh once this
 		// one returns. lldb-dap would otherwise finish the stale step
@@ -263,6 +313,10 @@ func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, fr
 		if hook := r.conn.Quirks.BeforeContinue; hook != nil {
 			_ = hook(ctx, r.call, threadID)
 		}
+	}
+	if rec.beforePrologue(tc, frame) {
+		rec.resume(ctx, r, threadID, stepPrologue)
+		return nil
 	}
 	vars, err := frameLocals(ctx, r, frame.Id)
 	if err != nil {
@@ -273,7 +327,8 @@ func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, fr
 	}
 	rec.nextID++
 	rec.calls++
-	c := &activeCall{id: rec.nextID, fn: frame.Name, lines: rec.linesOf(frame.Name)}
+	c := &activeCall{id: rec.nextID, fn: frame.Name, lines: rec.linesOf(frame.Name), inlined: tc.inlinedAbove}
+	tc.inlinedAbove = 0
 	parent := 0
 	if n := len(tc.stack); n > 0 {
 		parent = tc.stack[n-1].id
@@ -308,11 +363,11 @@ func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, fr
 // callerIndex is the index in the thread's stack of the nearest frame of
 // the user's code under the stop's top frame, -1 when none is.
 func (rec *bpRecorder) callerIndex(ctx context.Context, r *connection, threadID int, tc *threadCalls) int {
-	var stack dap.StackTraceResponseBody
-	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 1, "levels": prefetchFrames}, &stack); err != nil {
+	frames, err := recordedStack(ctx, r, threadID, 1, prefetchFrames)
+	if err != nil {
 		return len(tc.stack) - 1
 	}
-	for _, f := range stack.StackFrames {
+	for _, f := range frames {
 		if _, user := rec.funcs[f.Name]; !user {
 			continue
 		}
@@ -339,6 +394,11 @@ func (rec *bpRecorder) stepped(ctx context.Context, r *connection, threadID int,
 		return err
 	}
 	switch {
+	case tc.step == stepReturn && top.inlined > 0:
+		// Out of an inlined frame, into the call's own (callFrame).
+		top.inlined--
+		rec.resume(ctx, r, threadID, stepReturn)
+		return nil
 	case tc.step == stepLine && frame.Name == top.fn:
 		rec.lineRan(ctx, r, top, frame.Line, vars)
 		rec.resume(ctx, r, threadID, stepLine)
@@ -409,12 +469,29 @@ func (rec *bpRecorder) returned(ctx context.Context, r *connection, c *activeCal
 	rec.out.add(recordEvent{kind: "ret", call: c.id, fields: []field{{"id", c.id}, {"v", value}, {"line", line}}})
 }
 
+// beforePrologue reports a call stopped at the entry of a function whose
+// prologue lldb does not skip, before an instruction limit: the call is
+// recorded once a step has gone past it.
+func (rec *bpRecorder) beforePrologue(tc *threadCalls, frame dap.StackFrame) bool {
+	f := rec.funcs[frame.Name]
+	if f.entryColumn != 0 && frame.Column == f.entryColumn && tc.prologueSteps < maxPrologueSteps {
+		tc.prologueSteps++
+		return true
+	}
+	tc.prologueSteps = 0
+	return false
+}
+
 // resume sets a thread going: a step out or over for kind, a continue
 // for stepNone.
 func (rec *bpRecorder) resume(ctx context.Context, r *connection, threadID int, kind stepKind) {
-	command := map[stepKind]string{stepNone: "continue", stepReturn: "stepOut", stepTransit: "stepOut", stepLine: "next"}[kind]
+	command := map[stepKind]string{stepNone: "continue", stepReturn: "stepOut", stepTransit: "stepOut", stepLine: "next", stepPrologue: "stepIn"}[kind]
+	args := map[string]any{"threadId": threadID}
+	if kind == stepPrologue {
+		args["granularity"] = "instruction"
+	}
 	rec.thread(threadID).step = kind
-	if err := r.call(ctx, command, map[string]any{"threadId": threadID}, nil); err != nil {
+	if err := r.call(ctx, command, args, nil); err != nil {
 		rec.s.log.Warn("resuming a recorded program", "command", command, "err", err)
 	}
 }
@@ -462,6 +539,7 @@ func (rec *bpRecorder) arguments(ctx context.Context, r *connection, fn string, 
 // the others, each ended by it.
 func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 	kind, msg := exceptionText(ctx, r, st)
+	kind, msg = rec.nativeFailure(ctx, kind, msg)
 	rec.failed = &failure{kind: kind, msg: msg}
 	tc := rec.thread(st.ThreadID)
 	lines := callLines(ctx, r, st.ThreadID, tc.stack)
@@ -477,9 +555,7 @@ func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 // innermost last as the stack is, read from the adapter's frames (0 where
 // no frame names the call's function).
 func callLines(ctx context.Context, r *connection, threadID int, calls []*activeCall) []int {
-	var stack dap.StackTraceResponseBody
-	_ = r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": 0, "levels": exceptionFrames}, &stack)
-	frames := stack.StackFrames
+	frames, _ := recordedStack(ctx, r, threadID, 0, exceptionFrames)
 	lines := make([]int, len(calls))
 	for i := len(calls) - 1; i >= 0; i-- {
 		for j, f := range frames {
@@ -534,6 +610,81 @@ func (rec *bpRecorder) writeEnd(info Info, endedOnItsOwn bool) {
 		fields = append(fields, field{"type", info.Signal}, field{"msg", fmt.Sprintf("killed by %s", info.Signal)})
 	}
 	rec.out.always(recordEvent{kind: "end", fields: fields})
+}
+
+// lastWordsWait bounds the wait at a native exception stop for the
+// program's words about it: lldb-dap forwards the program's output apart
+// from its stops, so the words printed just before may come just after.
+const lastWordsWait = 500 * time.Millisecond
+
+// nativeFailure is an exception stop's type and message for a C, C++ or
+// Rust program: as its output since the last one says them
+// (failureFromOutput), waiting a moment for that output; the adapter's
+// words (kind, msg) otherwise. lldb-dap runs the program on a terminal of
+// its own, so its stderr comes as stdout.
+func (rec *bpRecorder) nativeFailure(ctx context.Context, kind, msg string) (string, string) {
+	switch rec.s.Language.ID {
+	case "c", "cpp", "rust":
+	default:
+		return kind, msg
+	}
+	ctx, cancel := context.WithTimeout(ctx, lastWordsWait)
+	defer cancel()
+	var said strings.Builder
+	for {
+		page := rec.s.out.Since(rec.outputRead, 0)
+		rec.outputRead = page.NextSince
+		for _, e := range page.Entries {
+			if e.Category == "stdout" || e.Category == "stderr" {
+				said.WriteString(e.Output)
+			}
+		}
+		if k, m := failureFromOutput(kind, msg, said.String()); k != kind || m != msg {
+			return k, m
+		}
+		if !rec.s.out.Wait(ctx, rec.outputRead) {
+			return kind, msg
+		}
+	}
+}
+
+// Where lldb-dap's exceptionInfo names only the stop ("signal SIGABRT",
+// "breakpoint 1.1" for the rust_panic breakpoint), the program said what
+// went wrong on its standard error before it stopped: a Rust panic's
+// message, the C++ runtime's line for an uncaught exception with its
+// what(), a failed C assertion.
+var (
+	rustPanicText   = regexp.MustCompile(`panicked at [^\n]*:\r?\n([^\n]+)`)
+	cppUncaughtText = regexp.MustCompile(`terminate called after throwing an instance of '([^']+)'\s*what\(\):\s*([^\n]+)`)
+	cAssertionText  = regexp.MustCompile(`(?m)^[^\n]*Assertion [^\n]* failed\.?\r?$`)
+)
+
+// failureFromOutput is how an exception stop ended the program as the
+// program's own last words say it, where they say more than the adapter
+// did (kind and msg otherwise).
+func failureFromOutput(kind, msg, output string) (string, string) {
+	if m := lastMatch(rustPanicText, output); m != nil {
+		return "panic", m[1]
+	}
+	if m := lastMatch(cppUncaughtText, output); m != nil {
+		return m[1], m[2]
+	}
+	if m := lastMatch(cAssertionText, output); m != nil {
+		return kind, m[0]
+	}
+	return kind, msg
+}
+
+func lastMatch(re *regexp.Regexp, text string) []string {
+	all := re.FindAllStringSubmatch(text, -1)
+	if len(all) == 0 {
+		return nil
+	}
+	m := all[len(all)-1]
+	for i := range m {
+		m[i] = strings.TrimRight(m[i], "\r")
+	}
+	return m
 }
 
 // frameLocals are the locals (with the arguments) of a frame, as the

@@ -38,7 +38,7 @@ var stringWithAddress = regexp.MustCompile(`^0x[0-9a-fA-F]+ (".*)$`)
 // render is v's recording value; objects and lists are read one level
 // down (one request), their elements and fields shown shallow.
 func (vr *valueRenderer) render(ctx context.Context, r *connection, v dap.Variable) string {
-	if v.VariablesReference == 0 || isCString(v.Value) {
+	if v.VariablesReference == 0 || readsAsString(v.Value) {
 		return scalarText(v.Value)
 	}
 	kids, err := children(ctx, r, v)
@@ -98,11 +98,14 @@ func (vr *valueRenderer) list(v dap.Variable, kids []dap.Variable) string {
 }
 
 // lenFromText reads the length Delve writes in a slice's text
-// ("[]int len: 30, cap: 30, [...]").
+// ("[]int len: 30, cap: 30, [...]") or lldb in a container's summary (a
+// std::vector's or a Rust slice's "size=3").
 func lenFromText(text string) int {
 	var n int
 	if i := strings.Index(text, "len: "); i >= 0 {
 		fmt.Sscanf(text[i+5:], "%d", &n)
+	} else if rest, ok := strings.CutPrefix(text, "size="); ok {
+		fmt.Sscanf(rest, "%d", &n)
 	}
 	return n
 }
@@ -120,7 +123,7 @@ func (vr *valueRenderer) object(v dap.Variable, kids []dap.Variable) string {
 
 // shallow renders an element or field without reading further.
 func (vr *valueRenderer) shallow(v dap.Variable) string {
-	if v.VariablesReference == 0 || isCString(v.Value) {
+	if v.VariablesReference == 0 || readsAsString(v.Value) {
 		return scalarText(v.Value)
 	}
 	if n := max(v.IndexedVariables, lenFromText(v.Value)); n > 0 {
@@ -129,9 +132,13 @@ func (vr *valueRenderer) shallow(v dap.Variable) string {
 	return vr.identity(v)
 }
 
-// isCString reports lldb's text of a char pointer, which has children
-// (the chars) but reads as the string it points to.
-func isCString(text string) bool { return stringWithAddress.MatchString(text) }
+// readsAsString reports a value that has children (its chars, or a
+// string object's fields) but that the adapter shows as the string it
+// holds: lldb's text of a char pointer (its address, then the string), and
+// its summary of a C++ std::string or a Rust &str or String ("pen").
+func readsAsString(text string) bool {
+	return stringWithAddress.MatchString(text) || strings.HasPrefix(text, `"`)
+}
 
 // identity is an object's type and a number stable within the recording
 // for the same address; an object whose address the adapter does not
@@ -154,13 +161,21 @@ func (vr *valueRenderer) identity(v dap.Variable) string {
 	return shortType(v.Type, v.Value) + fmt.Sprintf("#%d", id)
 }
 
-// shortType is a type's name without its package or pointer marks
-// ("*main.Cart" → "Cart", "cart::Item *" → "Item", "struct item" →
-// "item").
+// shortType is a type's name without its package, template arguments,
+// qualifiers or pointer marks ("*main.Cart" → "Cart", "cart::Item *" →
+// "Item", "struct item" → "item", "shop::Cart *const" → "Cart",
+// "std::vector<shop::Item>" → "vector").
 func shortType(typ, value string) string {
 	t := strings.TrimSpace(typ)
 	if t == "" {
 		t, _, _ = strings.Cut(strings.TrimSpace(value), " ")
+	}
+	if i := strings.IndexByte(t, '<'); i > 0 {
+		t = t[:i]
+	}
+	t = strings.TrimRight(t, "*& ")
+	if base, ok := strings.CutSuffix(t, "const"); ok && (strings.HasSuffix(base, " ") || strings.HasSuffix(base, "*")) {
+		t = base
 	}
 	t = strings.Trim(strings.TrimPrefix(strings.TrimPrefix(t, "const "), "struct "), "*& ")
 	if i := strings.LastIndex(t, "::"); i >= 0 {
