@@ -22,6 +22,8 @@ var scaleProgram = map[string]struct {
 	"java":       {"record/java/Scale.java", 3},
 	"go":         {"record/go/scale", 8},
 	"c":          {"record/c/scale.c", 5},
+	"cpp":        {"record/cpp/scale.cpp", 9},
+	"rust":       {"record/rustscale", 5},
 }
 
 // recordedCall records program and finds, by a query, the id of the call
@@ -57,7 +59,7 @@ func stopAtEvent(h *harness, id, recordingID, event string) result {
 // its locals are the recorded arguments of the third call (x=3,
 // factor=13), not the first's, on every language with a recorder.
 func TestStopAtARecordedCallStopsLiveInThatCall(t *testing.T) {
-	for _, language := range []string{"python", "javascript", "java", "go", "c"} {
+	for _, language := range []string{"python", "javascript", "java", "go", "c", "cpp", "rust"} {
 		t.Run(language, func(t *testing.T) {
 			testenv.RequireAdapter(t, language)
 			h := newHarness(t)
@@ -65,9 +67,9 @@ func TestStopAtARecordedCallStopsLiveInThatCall(t *testing.T) {
 			program := filepath.Join(repoRoot(t), "testdata", prog.path)
 			recID, recSession, call := recordedCall(t, h, language, program, "scale", "x == 3")
 			snap := stopAtEvent(h, recSession, recID, fmt.Sprintf("#%d", call))
-			// Go's program is its package directory.
+			// Go's and Rust's programs are their directories.
 			f := snap.stopFile(t)
-			if filepath.Base(f) != filepath.Base(program) && filepath.Dir(f) != program || snap.obj("location").num("line") != prog.scaleBody {
+			if filepath.Base(f) != filepath.Base(program) && !strings.HasPrefix(f, program+string(filepath.Separator)) || snap.obj("location").num("line") != prog.scaleBody {
 				t.Errorf("want the stop in scale's first line %d: %v", prog.scaleBody, snap["location"])
 			}
 			locals := snap.vars("locals")
