@@ -79,6 +79,37 @@ func TestRecordToolGoFailingTestNamesTheTestAndItsCalls(t *testing.T) {
 	}
 }
 
+// A Go test that panics deep in the code under test, and one that stops
+// at t.Fatalf: each is a failed test with its message, and the failure's
+// path ends where it was raised (the panic in price, the t.Fatalf in the
+// test); the t.Fatalf test runs no further.
+func TestRecordToolGoTestThatPanicsOrCallsFatal(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	h := newHarness(t)
+	dir := goCartDir(t)
+	for _, tc := range []struct {
+		name, msg, innermost string
+	}{
+		{"TestTotalOfABadQuantity", "bad quantity -1 for ink", "cart.price(it=Item#"},
+		{"TestTotalOfAnEmptyCart", "discount 20 on an empty cart, want 0", "cart.TestTotalOfAnEmptyCart(t=T#"},
+	} {
+		res, rep := h.recordIn("go", map[string]any{"path": dir, "name": tc.name, "cwd": dir})
+		test := rep.obj("test")
+		if test.str("name") != tc.name || rep.obj("counts").num("testsFailed") != 1 || !strings.Contains(test.str("msg"), tc.msg) {
+			t.Errorf("%s: want it failed with %q: %v", tc.name, tc.msg, rep)
+			continue
+		}
+		path := pathCalls(rep)
+		if len(path) == 0 || !strings.HasPrefix(path[0], "cart."+tc.name+"(t=T#") || !strings.HasPrefix(path[len(path)-1], tc.innermost) {
+			t.Errorf("%s: path %q, want from the test to %s", tc.name, path, tc.innermost)
+		}
+		out := h.ok("get_output", map[string]any{"sessionId": res.str("sessionId")}).outputText("entries")
+		if !strings.Contains(out, "--- FAIL: "+tc.name) || strings.Contains(out, "not reached") {
+			t.Errorf("%s: want the runner's FAIL line and nothing logged after t.Fatalf:\n%s", tc.name, out)
+		}
+	}
+}
+
 // A C program that fails an assertion three calls deep, recorded through
 // lldb-dap: the report names the failing path with the arguments, a query
 // answers a function's calls with their returns, and the history of a

@@ -543,10 +543,24 @@ func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 	rec.failed = &failure{kind: kind, msg: msg}
 	tc := rec.thread(st.ThreadID)
 	lines := callLines(ctx, r, st.ThreadID, tc.stack)
+	var raised *testFailure
 	for i := len(tc.stack) - 1; i >= 0; i-- {
 		c, line := tc.stack[i], lines[i]
+		if raised == nil {
+			raised = &testFailure{msg: kind + ": " + msg, file: rec.funcs[c.fn].file, line: line}
+		}
 		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"msg", msg}, {"line", line}, {"raised", i == len(tc.stack)-1}}})
 		rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"line", line}}})
+		// A test the exception leaves (a Go test that panics) failed
+		// with it: the runner reports it so, and ends the run. The
+		// runner marks the test failed before the panic goes on, with
+		// no message (testFailed): the panic's is the test's.
+		if c.failure == nil {
+			c.failure = raised
+		} else if c.failure.msg == "" {
+			c.failure.msg = raised.msg
+		}
+		rec.testEnded(c)
 	}
 	tc.stack = nil
 }
