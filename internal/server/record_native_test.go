@@ -30,6 +30,21 @@ func pathCalls(rep result) []string {
 	return out
 }
 
+// wantPath checks a report's failure path, a pattern per call, outermost
+// first.
+func wantPath(t *testing.T, rep result, patterns ...string) {
+	t.Helper()
+	path := pathCalls(rep)
+	if len(path) != len(patterns) {
+		t.Fatalf("path:\n%s\nwant %d calls: %q; report: %v", strings.Join(path, "\n"), len(patterns), patterns, rep)
+	}
+	for i, p := range patterns {
+		if !regexp.MustCompile(p).MatchString(path[i]) {
+			t.Errorf("path[%d] = %q, want %s", i, path[i], p)
+		}
+	}
+}
+
 // A Go program that panics three calls deep, recorded through the record
 // tool: the tool comes back once the program has ended, the report names
 // the panic and its path with the arguments, and a query answers a
@@ -158,20 +173,10 @@ func TestRecordToolCppExceptionNamesThePathWithValues(t *testing.T) {
 	if rep.str("outcome") != "uncaught std::invalid_argument: bad quantity for ink" {
 		t.Errorf("outcome: %q", rep.str("outcome"))
 	}
-	path := pathCalls(rep)
-	want := []*regexp.Regexp{
-		regexp.MustCompile(`^main\(argc=1, .*\) @cart\.cpp:59$`),
-		regexp.MustCompile(`^shop::Cart::total\(this=Cart#\d+\{items=\[…\+3\]\}\) @cart\.cpp:39$`),
-		regexp.MustCompile(`^shop::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @cart\.cpp:27$`),
-	}
-	if len(path) != len(want) {
-		t.Fatalf("path:\n%s\nwant main, Cart::total, price; report: %v", strings.Join(path, "\n"), rep)
-	}
-	for i, re := range want {
-		if !re.MatchString(path[i]) {
-			t.Errorf("path[%d] = %q, want %v", i, path[i], re)
-		}
-	}
+	wantPath(t, rep,
+		`^main\(argc=1, .*\) @cart\.cpp:59$`,
+		`^shop::Cart::total\(this=Cart#\d+\{items=\[…\+3\]\}\) @cart\.cpp:39$`,
+		`^shop::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @cart\.cpp:27$`)
 	id := res.str("recordingId")
 	added := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "Cart::add"}))
 	if len(added) != 3 {
@@ -204,20 +209,10 @@ func TestRecordToolRustPanicNamesThePathWithValues(t *testing.T) {
 	if !strings.HasPrefix(rep.str("outcome"), "uncaught panic: bad quantity -1 for ink") {
 		t.Errorf("outcome: %q", rep.str("outcome"))
 	}
-	path := pathCalls(rep)
-	want := []*regexp.Regexp{
-		regexp.MustCompile(`^record_cart::main\(\) @src/main\.rs:43$`),
-		regexp.MustCompile(`^record_cart::cart::total\(items=\[Item#\d+, Item#\d+, Item#\d+\]\) @src/main\.rs:28$`),
-		regexp.MustCompile(`^record_cart::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @src/main\.rs:19$`),
-	}
-	if len(path) != len(want) {
-		t.Fatalf("path:\n%s\nwant main, cart::total, price", strings.Join(path, "\n"))
-	}
-	for i, re := range want {
-		if !re.MatchString(path[i]) {
-			t.Errorf("path[%d] = %q, want %v", i, path[i], re)
-		}
-	}
+	wantPath(t, rep,
+		`^record_cart::main\(\) @src/main\.rs:43$`,
+		`^record_cart::cart::total\(items=\[Item#\d+, Item#\d+, Item#\d+\]\) @src/main\.rs:28$`,
+		`^record_cart::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @src/main\.rs:19$`)
 	id := res.str("recordingId")
 	priced := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "price"}))
 	if len(priced) != 3 || !strings.HasSuffix(priced[0], `"30"]`) || !strings.HasSuffix(priced[1], `"80"]`) || !strings.Contains(priced[2], `"raised"`) {
