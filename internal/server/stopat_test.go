@@ -131,17 +131,22 @@ func TestStopAtRefusesAnotherProgramAndAnUnknownEvent(t *testing.T) {
 // before the failing line runs, with the test's locals.
 func TestDebugTestRecordReportsAndStopsLiveAtTheFailure(t *testing.T) {
 	for _, tc := range []struct {
-		language, path, test, called string
-		line                         int
-		local                        string
+		language, path, name, test, called string
+		line                               int
+		local                              string
 	}{
-		{"python", "python/record/test_pricing.py", "test_bulk_order", "order_total", 10, "items"},
-		{"javascript", "record/js/cart.test.js", "totals an order", "price", 24, "pending"},
+		{"python", "python/record/test_pricing.py", "", "test_bulk_order", "order_total", 10, "items"},
+		{"javascript", "record/js/cart.test.js", "", "totals an order", "price", 24, "pending"},
+		{"go", "record/go/cart", "TestTotalWithDiscount", "TestTotalWithDiscount", "discount", 16, "got"},
 	} {
 		t.Run(tc.language, func(t *testing.T) {
 			testenv.RequireAdapter(t, tc.language)
 			h := newHarness(t)
-			res := h.ok("debug_test", map[string]any{"language": tc.language, "path": filepath.Join(repoRoot(t), "testdata", tc.path), "record": true})
+			args := map[string]any{"language": tc.language, "path": filepath.Join(repoRoot(t), "testdata", tc.path), "record": true}
+			if tc.name != "" {
+				args["name"] = tc.name
+			}
+			res := h.ok("debug_test", args)
 			rec := res.obj("recording")
 			if rec.str("recordingId") == "" || !strings.Contains(rec.obj("report").obj("test").str("name"), tc.test) {
 				t.Fatalf("the recording's report names the failing test %q: %v", tc.test, rec)
