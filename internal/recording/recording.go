@@ -89,9 +89,12 @@ type Recording struct {
 	// Events counts the events in the file; Dropped those the recorder
 	// left out at maxEvents (a gap event).
 	Events, Dropped int
-	calls           map[int]*Call
-	ids             []int
-	byFn            map[string][]int
+	// gapFirst and gapLast are the lowest and highest call ids whose
+	// events were dropped.
+	gapFirst, gapLast int
+	calls             map[int]*Call
+	ids               []int
+	byFn              map[string][]int
 	// hasLines: the functions whose lines were recorded.
 	hasLines map[string]bool
 	Tests    []Test

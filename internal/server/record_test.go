@@ -276,3 +276,21 @@ func allOutput(h *harness, id string) string {
 		since = page.num("nextSince")
 	}
 }
+
+// A run that outgrows maxEvents loses the middle of its recording: the
+// report says how many events went and how to record them all.
+func TestRecordPastMaxEventsWarnsOfTheDroppedEvents(t *testing.T) {
+	h := newHarness(t)
+	testenv.RequireAdapter(t, "python")
+	_, rep := h.record(map[string]any{"scriptPath": recordProgram(t, "calls.py"), "args": []string{"2"}, "maxEvents": 100})
+	dropped := rep.obj("counts").num("dropped")
+	if dropped < 1000 {
+		t.Fatalf("2 000 calls within maxEvents 100 drop most of their events: %v", rep)
+	}
+	warning := rep.str("warning")
+	for _, want := range []string{strconv.Itoa(dropped) + " events", "maxEvents", "include", "lines"} {
+		if !strings.Contains(warning, want) {
+			t.Errorf("the warning lacks %q: %q", want, warning)
+		}
+	}
+}
