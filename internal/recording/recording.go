@@ -89,12 +89,9 @@ type Recording struct {
 	// Events counts the events in the file; Dropped those the recorder
 	// left out at maxEvents (a gap event).
 	Events, Dropped int
-	// gapFirst and gapLast are the lowest and highest call ids whose
-	// events were dropped.
-	gapFirst, gapLast int
-	calls             map[int]*Call
-	ids               []int
-	byFn              map[string][]int
+	calls           map[int]*Call
+	ids             []int
+	byFn            map[string][]int
 	// hasLines: the functions whose lines were recorded.
 	hasLines map[string]bool
 	Tests    []Test
@@ -110,6 +107,10 @@ type Recording struct {
 	catchCount    int
 	lastEnded     []int
 	durationNanos int64
+	// gapFirst and gapLast are the lowest and highest call ids whose
+	// events were dropped.
+	gapFirst int
+	gapLast  int
 }
 
 // Open reads the recording at path and indexes it.
