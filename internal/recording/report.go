@@ -76,12 +76,14 @@ func (r *Recording) Report() (*Report, error) {
 			return nil, err
 		}
 	}
-	for _, id := range last {
-		line, err := r.callLine(f, r.calls[id], seen)
-		if err != nil {
+	// Latest first: a line refers only to the path and to later lines,
+	// which a report cut to its budget keeps longer (it drops the
+	// earliest last calls first).
+	rep.LastCalls = make([]string, len(last))
+	for i := len(last) - 1; i >= 0; i-- {
+		if rep.LastCalls[i], err = r.callLine(f, r.calls[last[i]], seen); err != nil {
 			return nil, err
 		}
-		rep.LastCalls = append(rep.LastCalls, line)
 	}
 	rep.SwallowedCount = r.catchCount
 	for _, c := range r.catches[max(len(r.catches)-swallowedShown, 0):] {

@@ -10,11 +10,11 @@ import (
 const repeatMin = 24
 
 // shown remembers what the report has already shown, so that it says each
-// thing once: an argument whose value the same parameter had on an earlier
-// line is shown as "(as #id)", naming that line's call, and an object
-// (Type#3{...}) shown before with the same fields is shown by its identity
-// alone (Type#3). Lines are added in the order the agent reads them: the
-// path, then the last calls.
+// thing once: an argument whose value the same parameter had on a line
+// added before is shown as "(as #id)", naming that line's call, and an
+// object (Type#3{...}) shown before with the same fields is shown by its
+// identity alone (Type#3). Lines are added in the order a cut report loses them,
+// last lost first: the path, then the last calls from the latest.
 type shown struct {
 	args    map[string]int
 	objects map[string]bool
