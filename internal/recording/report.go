@@ -30,7 +30,9 @@ type Report struct {
 	Path        []Frame `json:"path,omitempty"`
 	PathLeftOut int     `json:"pathLeftOut,omitempty"`
 	// LastCalls are the calls that ended last before the failure (or the
-	// end), oldest first: "#id fn(args) -> value".
+	// end), oldest first: "#id fn(args) -> value". What the path or a
+	// later line shows is not repeated (see shown): an object's fields, a
+	// long argument.
 	LastCalls []string `json:"lastCalls,omitempty"`
 	// Swallowed are exceptions user code caught before the failure,
 	// latest last; SwallowedCount counts them all.
