@@ -87,6 +87,10 @@ func (ix *indexer) add(e *event, at span) {
 		var n int
 		_ = jsonNumber(e.N, &n)
 		r.Dropped += n
+		if e.First > 0 && (r.gapFirst == 0 || e.First < r.gapFirst) {
+			r.gapFirst = e.First
+		}
+		r.gapLast = max(r.gapLast, e.Last)
 	case "end":
 		r.Ended, r.Exit, r.EndType, r.EndMsg = true, e.Exit, e.Type, e.Msg
 		if e.Type != "" && r.failure == nil {

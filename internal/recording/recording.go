@@ -107,6 +107,10 @@ type Recording struct {
 	catchCount    int
 	lastEnded     []int
 	durationNanos int64
+	// gapFirst and gapLast are the lowest and highest call ids whose
+	// events were dropped.
+	gapFirst int
+	gapLast  int
 }
 
 // Open reads the recording at path and indexes it.

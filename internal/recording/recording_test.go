@@ -36,9 +36,10 @@ func TestReportOfAFailingTestNamesItsPathAndTheCallsBeforeIt(t *testing.T) {
 	if len(rep.Path) != 1 || rep.Path[0].Call != "test_pricing.test_bulk_order()" || rep.Path[0].At != "test_pricing.py:10" {
 		t.Errorf("path: %+v", rep.Path)
 	}
-	want := "#7 pricing.line_total(item=Item#2{name='pad', price=0.9975, qty=10}) -> 9.975 (line 20)"
+	// The items' fields are shown once, on the latest line.
+	want := "#4 pricing.order_total(items=[Item#1{name='pen', price=0.5, qty=2}, Item#2{name='pad', price=0.9975, qty=10}]) -> 10.975 (line 28)"
 	last := strings.Join(rep.LastCalls, "\n")
-	if !strings.Contains(last, want) || !strings.Contains(last, "#4 pricing.order_total(") || !strings.Contains(last, "#8 pricing.discount_rate(qty=10) -> 0.0 (line 15)") {
+	if !strings.Contains(last, want) || !strings.Contains(last, "#7 pricing.line_total(item=Item#2) -> 9.975 (line 20)") || !strings.Contains(last, "#8 pricing.discount_rate(qty=10) -> 0.0 (line 15)") {
 		t.Errorf("last calls lack the wrong value's chain:\n%s", last)
 	}
 	if rep.Counts != (Counts{Calls: 8, Events: 21, Passed: 1, Failed: 1}) {
@@ -72,6 +73,9 @@ func TestReportOfADeepRecursionAfterAGapKeepsItsEnds(t *testing.T) {
 	rep := report(t, "recursion_gap.jsonl")
 	if rep.Counts.Dropped != 500 {
 		t.Errorf("dropped: %d", rep.Counts.Dropped)
+	}
+	if !strings.Contains(rep.Warning, "500 events (of calls #4 to #503) were not recorded") || !strings.Contains(rep.Warning, "maxEvents") {
+		t.Errorf("warning: %q", rep.Warning)
 	}
 	if len(rep.Path) != 2 || rep.Path[1].Call != "deep.down(n=503)" || rep.Path[0].Call != "deep.down(n=502)" {
 		t.Errorf("path: %+v", rep.Path)

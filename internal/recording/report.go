@@ -20,6 +20,8 @@ const (
 type Report struct {
 	// Outcome says in one line how the run ended.
 	Outcome string `json:"outcome"`
+	// Warning says the recording is incomplete: maxEvents was reached.
+	Warning string `json:"warning,omitempty"`
 	// Test is the failing test, when a test failed.
 	Test *Test `json:"test,omitempty"`
 	// Path is the chain of calls open where the failure was raised,
@@ -28,7 +30,9 @@ type Report struct {
 	Path        []Frame `json:"path,omitempty"`
 	PathLeftOut int     `json:"pathLeftOut,omitempty"`
 	// LastCalls are the calls that ended last before the failure (or the
-	// end), oldest first: "#id fn(args) -> value".
+	// end), oldest first: "#id fn(args) -> value". What the path or a
+	// later line shows is not repeated (see shown): an object's fields, a
+	// long argument.
 	LastCalls []string `json:"lastCalls,omitempty"`
 	// Swallowed are exceptions user code caught before the failure,
 	// latest last; SwallowedCount counts them all.
@@ -65,19 +69,23 @@ func (r *Recording) Report() (*Report, error) {
 	defer f.Close()
 	rep := &Report{Counts: r.counts()}
 	rep.Outcome, rep.Test = r.outcome()
+	rep.Warning = r.gapWarning()
+	seen := newShown()
 	last := r.lastEnded
 	if x := r.failure; x != nil {
 		last = x.before
-		if rep.Path, rep.PathLeftOut, err = r.failurePath(f, x); err != nil {
+		if rep.Path, rep.PathLeftOut, err = r.failurePath(f, x, seen); err != nil {
 			return nil, err
 		}
 	}
-	for _, id := range last {
-		line, err := r.callLine(f, r.calls[id])
-		if err != nil {
+	// Latest first: a line refers only to the path and to later lines,
+	// which a report cut to its budget keeps longer (it drops the
+	// earliest last calls first).
+	rep.LastCalls = make([]string, len(last))
+	for i := len(last) - 1; i >= 0; i-- {
+		if rep.LastCalls[i], err = r.callLine(f, r.calls[last[i]], seen); err != nil {
 			return nil, err
 		}
-		rep.LastCalls = append(rep.LastCalls, line)
 	}
 	rep.SwallowedCount = r.catchCount
 	for _, c := range r.catches[max(len(r.catches)-swallowedShown, 0):] {
@@ -97,6 +105,19 @@ func (r *Recording) counts() Counts {
 		}
 	}
 	return c
+}
+
+// gapWarning says what a recording that reached maxEvents lacks and how
+// to record it whole, or nothing for a whole recording.
+func (r *Recording) gapWarning() string {
+	if r.Dropped == 0 {
+		return ""
+	}
+	calls := ""
+	if r.gapFirst > 0 {
+		calls = fmt.Sprintf(" (of calls #%d to #%d)", r.gapFirst, r.gapLast)
+	}
+	return fmt.Sprintf("maxEvents was reached: %d events%s were not recorded, so queries miss them; record again with a higher maxEvents, or a narrower include or lines", r.Dropped, calls)
 }
 
 // outcome is the one line saying how the run ended, with the failing
@@ -126,7 +147,7 @@ func (r *Recording) outcome() (string, *Test) {
 
 // path lays out the failure's chain of calls: the outer frames and the
 // inner ones, those between counted.
-func (r *Recording) failurePath(f *os.File, x *exception) ([]Frame, int, error) {
+func (r *Recording) failurePath(f *os.File, x *exception, seen *shown) ([]Frame, int, error) {
 	ids := x.stack
 	leftOut := 0
 	if len(ids) > pathOuterShown+pathInnerShown {
@@ -147,14 +168,14 @@ func (r *Recording) failurePath(f *os.File, x *exception) ([]Frame, int, error) 
 		if !ok {
 			line = c.Line
 		}
-		frames = append(frames, Frame{ID: id, Call: c.Fn + "(" + formatArgs(args) + ")", At: fmt.Sprintf("%s:%d", r.shortPath(c.File), line)})
+		frames = append(frames, Frame{ID: id, Call: c.Fn + "(" + seen.callArgs(id, args) + ")", At: fmt.Sprintf("%s:%d", r.shortPath(c.File), line)})
 	}
 	return frames, leftOut, nil
 }
 
 // callLine is a call in one line: "#12 fn(a=1) -> 2 (line 20)", or
 // "raised E" for one that an exception ended.
-func (r *Recording) callLine(f *os.File, c *Call) (string, error) {
+func (r *Recording) callLine(f *os.File, c *Call, seen *shown) (string, error) {
 	args, err := r.argsOf(f, c)
 	if err != nil {
 		return "", err
@@ -163,7 +184,7 @@ func (r *Recording) callLine(f *os.File, c *Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("#%d %s(%s) -> %s", c.ID, c.Fn, formatArgs(args), out), nil
+	return fmt.Sprintf("#%d %s(%s) -> %s", c.ID, c.Fn, seen.callArgs(c.ID, args), seen.value(out)), nil
 }
 
 // outcomeOf is how a call ended: its return value and line, or the
@@ -207,15 +228,9 @@ func (r *Recording) argsOf(f *os.File, c *Call) ([][]string, error) {
 	return e.Args, nil
 }
 
-// formatArgs shows arguments as a call would: a=1, b='x'.
+// formatArgs shows one call's arguments as a call would: a=1, b='x'.
 func formatArgs(args [][]string) string {
-	parts := make([]string, 0, len(args))
-	for _, a := range args {
-		if len(a) == 2 {
-			parts = append(parts, a[0]+"="+cut(a[1], argCut))
-		}
-	}
-	return cut(strings.Join(parts, ", "), argsCut)
+	return newShown().callArgs(0, args)
 }
 
 func cut(s string, n int) string {

@@ -68,8 +68,9 @@ func TestRecordAFailingPytestNamesThePathAndTheCallsWithValues(t *testing.T) {
 	last := strings.Join(strs(rep["lastCalls"]), "\n")
 	for _, want := range []string{
 		"pricing.discount_rate(qty=10) -> 0.0 (line 15)",
-		// Item#1 was the passing test's.
-		"pricing.line_total(item=Item#3{name='pad', price=0.9975, qty=10}) -> 9.975 (line 20)",
+		// Item#1 was the passing test's. Each item's fields are shown
+		// once, on the latest line that has it.
+		"pricing.line_total(item=Item#3) -> 9.975 (line 20)",
 		"pricing.order_total(items=[Item#2{name='pen', price=0.5, qty=2}, Item#3{name='pad', price=0.9975, qty=10}]) -> 10.975 (line 28)",
 	} {
 		if !strings.Contains(last, want) {
@@ -274,5 +275,23 @@ func allOutput(h *harness, id string) string {
 		}
 		out.WriteString(page.outputText("entries"))
 		since = page.num("nextSince")
+	}
+}
+
+// A run that outgrows maxEvents loses the middle of its recording: the
+// report says how many events went and how to record them all.
+func TestRecordPastMaxEventsWarnsOfTheDroppedEvents(t *testing.T) {
+	h := newHarness(t)
+	testenv.RequireAdapter(t, "python")
+	_, rep := h.record(map[string]any{"scriptPath": recordProgram(t, "calls.py"), "args": []string{"2"}, "maxEvents": 100})
+	dropped := rep.obj("counts").num("dropped")
+	if dropped < 1000 {
+		t.Fatalf("2 000 calls within maxEvents 100 drop most of their events: %v", rep)
+	}
+	warning := rep.str("warning")
+	for _, want := range []string{strconv.Itoa(dropped) + " events", "maxEvents", "include", "lines"} {
+		if !strings.Contains(warning, want) {
+			t.Errorf("the warning lacks %q: %q", want, warning)
+		}
 	}
 }
