@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -152,10 +153,28 @@ type pageBuilder struct {
 	page    Page
 	byFn    map[string]int
 	last    int
+	// shownBy is the call whose row first showed a long value on this
+	// page: a later row shows it as "(as #id)" (one object passed down a
+	// chain of calls is read once).
+	shownBy map[string]int
 }
 
 func newPageBuilder(r *Recording, callers bool) *pageBuilder {
-	return &pageBuilder{r: r, callers: callers, page: Page{Tables: []Table{}}, byFn: map[string]int{}}
+	return &pageBuilder{r: r, callers: callers, page: Page{Tables: []Table{}}, byFn: map[string]int{}, shownBy: map[string]int{}}
+}
+
+// once is a cell of call id's row: a long value an earlier row of the
+// page showed is named by that row's call instead.
+func (b *pageBuilder) once(id int, cell any) any {
+	v, ok := cell.(string)
+	if !ok || len(v) < repeatMin {
+		return cell
+	}
+	if earlier, seen := b.shownBy[v]; seen {
+		return "(as #" + strconv.Itoa(earlier) + ")"
+	}
+	b.shownBy[v] = id
+	return cell
 }
 
 // callRow is a call's row being built: its cells in column order, then
@@ -212,9 +231,9 @@ func (b *pageBuilder) add(c *Call, row *callRow) {
 	}
 	cells := make([]any, len(t.Columns), len(t.Columns)+1)
 	for k, name := range row.names {
-		cells[slices.Index(t.Columns, name)] = row.cells[k]
+		cells[slices.Index(t.Columns, name)] = b.once(c.ID, row.cells[k])
 	}
-	t.Rows = append(t.Rows, append(cells, row.ret))
+	t.Rows = append(t.Rows, append(cells, b.once(c.ID, row.ret)))
 	b.page.Count++
 	b.last = c.ID
 }

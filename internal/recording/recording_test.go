@@ -3,6 +3,9 @@ package recording
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -188,4 +191,36 @@ func TestPredicates(t *testing.T) {
 func js(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// One object passed down a chain of calls is shown once on a page: later
+// rows name the call whose row shows it. Short values are repeated.
+func TestCallsPageShowsALongValueOnce(t *testing.T) {
+	order := `{'id': 'B-2', 'method': 'express', 'items': [dict(len=3)]}`
+	events := strings.Join([]string{
+		`{"k":"start","t":0,"lang":"python","version":1,"cwd":"/proj","argv":["shipping.py"]}`,
+		`{"k":"call","t":1,"id":1,"p":0,"fn":"shipping.order_total","file":"/proj/shipping.py","line":30,"args":[["order",` + strconv.Quote(order) + `]]}`,
+		`{"k":"call","t":2,"id":2,"p":1,"fn":"shipping.shipping","file":"/proj/shipping.py","line":20,"args":[["order",` + strconv.Quote(order) + `],["kg","8.0"]]}`,
+		`{"k":"call","t":3,"id":3,"p":2,"fn":"shipping.surcharge","file":"/proj/shipping.py","line":9,"args":[["kg","8.0"]]}`,
+		`{"k":"ret","t":4,"id":3,"v":"270.0","line":12}`,
+		`{"k":"ret","t":5,"id":2,"v":"282.0","line":22}`,
+		`{"k":"ret","t":6,"id":1,"v":"410.5","line":33}`,
+		`{"k":"end","t":7,"exit":0}`,
+	}, "\n") + "\n"
+	file := filepath.Join(t.TempDir(), "chain.jsonl")
+	if err := os.WriteFile(file, []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := r.Calls(CallsQuery{From: 1, To: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := js(page)
+	if strings.Count(got, "B-2") != 1 || !strings.Contains(got, `"(as #1)"`) || strings.Count(got, `"8.0"`) != 2 {
+		t.Errorf("want the order shown in call 1's row alone, the short kg in both rows: %s", got)
+	}
 }

@@ -143,8 +143,13 @@ func stepSwallowed(m *meter) bool {
 
 func recordCorruption(m *meter) bool {
 	defer m.close()
-	id := recordingOf(m, m.do("record", map[string]any{"language": "python", "scriptPath": m.prog}))
-	calls := m.do("query_recording", map[string]any{"recordingId": id, "where": "name == 'carol'"})
+	report := m.do("record", map[string]any{"language": "python", "scriptPath": m.prog})
+	// Done when the report's last calls show it: refund(carol, 15)
+	// returned 15, and the next call saw carol's balance at 15.
+	if showsInOrder(report, "ledger.refund", "name='carol'", "amount=15", "-> 15", "'carol': 15") {
+		return true
+	}
+	calls := m.do("query_recording", map[string]any{"recordingId": recordingOf(m, report), "where": "name == 'carol'"})
 	return showsInOrder(calls, "ledger.refund", "'carol'", "15", "15")
 }
 
