@@ -91,6 +91,8 @@ type Target struct {
 	// Name is the event in words: "#7 scale(x=3, factor=13)" and what of
 	// it.
 	Name string
+	// Args are the call's recorded arguments, name and value.
+	Args [][]string
 }
 
 // Locate finds where a live run meets the event.
@@ -114,7 +116,7 @@ func (r *Recording) Locate(ev Event) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Call: c, Entry: r.entryRun(c), Kind: ev.Kind, Line: ev.Line, Run: ev.Run}
+	t := &Target{Call: c, Entry: r.entryRun(c), Kind: ev.Kind, Line: ev.Line, Run: ev.Run, Args: args}
 	t.Name = fmt.Sprintf("#%d %s(%s)", c.ID, c.Fn, formatArgs(args))
 	switch ev.Kind {
 	case EventReturn:

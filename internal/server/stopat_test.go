@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,6 +81,45 @@ func TestStopAtARecordedCallStopsLiveInThatCall(t *testing.T) {
 				t.Errorf("the answer names the event it reached: %v", snap["data"])
 			}
 		})
+	}
+}
+
+// A live run that does not repeat the recorded one (its input changed)
+// still stops at the same call of the function by count, and the answer
+// says that call's arguments are not the recorded ones.
+func TestStopAtSaysWhenTheLiveCallIsNotTheRecordedOne(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	h := newHarness(t)
+	program := pythonProgram(t, "record/scale_input.py")
+	input := filepath.Join(t.TempDir(), "numbers.txt")
+	if err := os.WriteFile(input, []byte("1 2 3 4"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := h.ok("record", map[string]any{"language": "python", "scriptPath": program, "args": []string{input}, "cwd": filepath.Dir(program)})
+	recID := res.str("recordingId")
+	got := rows(t, h.ok("query_recording", map[string]any{"recordingId": recID, "calls": "scale", "where": "x == 3"}))
+	if len(got) != 1 {
+		t.Fatalf("want one call of scale with x == 3: %v", got)
+	}
+	var row []any
+	if err := json.Unmarshal([]byte(got[0]), &row); err != nil {
+		t.Fatal(err)
+	}
+	event := fmt.Sprintf("#%d", int(row[0].(float64)))
+
+	same := stopAtEvent(h, res.str("sessionId"), recID, event)
+	if msg := same.str("message"); !strings.HasPrefix(msg, "Stopped live at recorded ") {
+		t.Errorf("the same input, the same call: %q", msg)
+	}
+	if end := h.ok("continue_execution", map[string]any{"sessionId": res.str("sessionId")}); end.str("state") != "stopped" {
+		t.Fatalf("the first live run goes on to its end: %v", end)
+	}
+	if err := os.WriteFile(input, []byte("1 2 7 4"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changed := stopAtEvent(h, res.str("sessionId"), recID, event)
+	if msg := changed.str("message"); !strings.Contains(msg, "arguments differ: x=7 (recorded 3), factor=17 (recorded 13)") {
+		t.Errorf("another input: %q, want the differing arguments named", msg)
 	}
 }
 

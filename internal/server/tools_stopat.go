@@ -82,7 +82,7 @@ func (s *Server) startAt(ctx context.Context, sess *session.Session, a *startArg
 	if err != nil {
 		return nil, err
 	}
-	out := runResultOf(res.Snapshot, stopAtMessage(t, res.Reached))
+	out := runResultOf(res.Snapshot, stopAtMessage(t, res))
 	out.Data = &runData{Reason: out.StopReason, Runtime: res.Runtime, StopAt: &stopAtNote{Event: t.Name, Reached: res.Reached}}
 	out.Warning = unverifiedWarning(sess)
 	return out.shape(a.shapeArgs), nil
@@ -119,8 +119,11 @@ func mergeEnv(recorded, added map[string]string) map[string]string {
 }
 
 // stopAtMessage says whether the run reached the event.
-func stopAtMessage(t *recording.Target, reached bool) string {
-	if reached {
+func stopAtMessage(t *recording.Target, res *session.StopAtResult) string {
+	switch {
+	case res.Reached && res.Differs != "":
+		return "Stopped at the same call by count as recorded " + t.Name + ", but its arguments differ: " + res.Differs + ". This run did not repeat the recorded one (another input, the time, or threads taking turns differently)."
+	case res.Reached:
 		return "Stopped live at recorded " + t.Name + "."
 	}
 	return "Did not reach recorded " + t.Name + ": the run stopped or ended elsewhere first."
@@ -159,7 +162,7 @@ func (s *Server) debugTestRecorded(ctx context.Context, sess *session.Session, a
 	if err != nil {
 		return nil, err
 	}
-	run := runResultOf(res.Snapshot, stopAtMessage(t, res.Reached))
+	run := runResultOf(res.Snapshot, stopAtMessage(t, res))
 	run.Data = &runData{StopAt: &stopAtNote{Event: t.Name, Reached: res.Reached}}
 	return &debugTestResult{Test: info, runResult: *run.shape(a.shapeArgs), SessionID: sess.ID, Recording: recorded}, nil
 }

@@ -3,8 +3,10 @@ package session
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/recording"
@@ -19,6 +21,12 @@ type StopAtResult struct {
 	Reached bool
 	// Runtime is the run's (StartResult.Runtime).
 	Runtime string
+	// Differs, when the live call's arguments are not the recorded ones
+	// ("x=4 (recorded 3)"), says this run did not repeat the recorded one
+	// (another input, the time, threads taking turns differently): the
+	// stop is at the same call of the function by count, not the same
+	// call.
+	Differs string
 }
 
 // StartAt launches spec and stops live at a recorded event: the program
@@ -75,6 +83,7 @@ func (s *Session) runToEvent(ctx context.Context, t *recording.Target, wait Wait
 	if err != nil || !res.Reached {
 		return res, err
 	}
+	res.Differs = argumentsDiffer(t.Args, res.Snapshot.Locals)
 	switch t.Kind {
 	case recording.EventReturn:
 		res.Snapshot, err = run.resume(ctx, StepOut, res.Snapshot)
@@ -200,3 +209,29 @@ func (s *Session) stackDepth(ctx context.Context) (int, error) {
 	}
 	return len(frames), nil
 }
+
+// argumentsDiffer compares a call's recorded arguments with the locals of
+// the live call at its entry, where both sides show a number or a
+// boolean (other values are rendered differently by the recorder and the
+// debugger, and are not compared); it names the ones that differ, ""
+// when none does.
+func argumentsDiffer(recorded [][]string, live []Variable) string {
+	now := map[string]string{}
+	for _, v := range live {
+		now[v.Name] = v.Value
+	}
+	var differ []string
+	for _, a := range recorded {
+		if len(a) != 2 {
+			continue
+		}
+		was, is := a[1], now[a[0]]
+		if plainScalar.MatchString(was) && plainScalar.MatchString(is) && was != is {
+			differ = append(differ, fmt.Sprintf("%s=%s (recorded %s)", a[0], is, was))
+		}
+	}
+	return strings.Join(differ, ", ")
+}
+
+// plainScalar is a value every recorder and debugger writes alike.
+var plainScalar = regexp.MustCompile(`^(-?[0-9]+(\.[0-9]+)?|true|false|True|False)$`)
