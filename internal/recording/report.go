@@ -188,7 +188,8 @@ func (r *Recording) callLine(f *os.File, c *Call, seen *shown) (string, error) {
 }
 
 // outcomeOf is how a call ended: its return value and line, or the
-// exception that left it.
+// exception that left it. A recorder that does not know the line (lldb's
+// step out of a call) records 0, and no line is shown.
 func (r *Recording) outcomeOf(f *os.File, c *Call) (string, error) {
 	if !c.Ended() {
 		return "(no end recorded)", nil
@@ -197,10 +198,14 @@ func (r *Recording) outcomeOf(f *os.File, c *Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if c.Unwound {
-		return fmt.Sprintf("raised %s (line %d)", c.ExcType, e.Line), nil
+	at := ""
+	if e.Line > 0 {
+		at = fmt.Sprintf(" (line %d)", e.Line)
 	}
-	return fmt.Sprintf("%s (line %d)", deref(e.V), e.Line), nil
+	if c.Unwound {
+		return "raised " + c.ExcType + at, nil
+	}
+	return deref(e.V) + at, nil
 }
 
 func (r *Recording) describeCatch(c caught) string {
