@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -191,14 +192,7 @@ func TestRecordToolCppExceptionNamesThePathWithValues(t *testing.T) {
 			t.Errorf("Cart::add's call %d: %s, want the item %s", i+1, added[i], item)
 		}
 	}
-	priced := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "price"}))
-	if len(priced) != 3 || !strings.HasSuffix(priced[0], `"30"]`) || !strings.HasSuffix(priced[1], `"80"]`) || !strings.Contains(priced[2], `"raised"`) {
-		t.Errorf("price's calls (id, it, return): %v", priced)
-	}
-	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "history": "total", "local": "sum"}))
-	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,39,"30"]`) || !strings.HasSuffix(hist[n-1], `,39,"110"]`) {
-		t.Errorf("sum's history (call, line, value): %v", hist)
-	}
+	wantCartQueries(t, h, id, "total", 39)
 }
 
 // A Rust program that panics three calls deep, built by Cargo: the calls
@@ -217,13 +211,21 @@ func TestRecordToolRustPanicNamesThePathWithValues(t *testing.T) {
 		`^record_cart::main\(\) @src/main\.rs:43$`,
 		`^record_cart::cart::total\(items=\[Item#\d+, Item#\d+, Item#\d+\]\) @src/main\.rs:28$`,
 		`^record_cart::price\(it=Item#\d+\{name="ink", price=5, qty=-1\}\) @src/main\.rs:19$`)
-	id := res.str("recordingId")
+	wantCartQueries(t, h, res.str("recordingId"), "cart::total", 28)
+}
+
+// wantCartQueries checks the queries of a recorded cart program: price's
+// three calls (30, 80, then the failure raised), and the history of sum
+// in total (named by totalFn), the loop's line setting 30 then 110.
+func wantCartQueries(t *testing.T, h *harness, id, totalFn string, loopLine int) {
+	t.Helper()
 	priced := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "price"}))
 	if len(priced) != 3 || !strings.HasSuffix(priced[0], `"30"]`) || !strings.HasSuffix(priced[1], `"80"]`) || !strings.Contains(priced[2], `"raised"`) {
 		t.Errorf("price's calls (id, it, return): %v", priced)
 	}
-	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "history": "cart::total", "local": "sum"}))
-	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], `,28,"30"]`) || !strings.HasSuffix(hist[n-1], `,28,"110"]`) {
+	hist := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "history": totalFn, "local": "sum"}))
+	at := fmt.Sprintf(",%d,", loopLine)
+	if n := len(hist); n < 2 || !strings.HasSuffix(hist[n-2], at+`"30"]`) || !strings.HasSuffix(hist[n-1], at+`"110"]`) {
 		t.Errorf("sum's history (call, line, value): %v", hist)
 	}
 }
