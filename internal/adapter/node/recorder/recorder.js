@@ -20,6 +20,32 @@ delete process.env.MCP_DEBUGGER_RECORD;
 const origin = performance.now();
 const now = () => Math.round((performance.now() - origin) * 1e6);
 
+// Times and call ids are written through tables of digits rather than
+// converted: V8 keeps each number it converts to text in a cache, so
+// the text of thousands of recent times and ids, each written once,
+// would survive every young-generation collection (and each conversion
+// missing that cache is a runtime call).
+const digits = Array.from({ length: 1e4 }, (_, i) => String(i));
+const fourDigits = digits.map((d) => d.padStart(4, '0'));
+
+// int is the text of n, an integer from 0.
+function int(n) {
+  if (n < 1e4) return digits[n];
+  if (n < 1e8) {
+    const high = Math.floor(n / 1e4);
+    return digits[high] + fourDigits[n - high * 1e4];
+  }
+  if (n < 1e12) {
+    const high = Math.floor(n / 1e8);
+    const low = n - high * 1e8;
+    const middle = Math.floor(low / 1e4);
+    return digits[high] + fourDigits[middle] + fourDigits[low - middle * 1e4];
+  }
+  return String(n);
+}
+
+const nowText = () => int(now());
+
 // Writing: events are kept as text lines; past the first `head` of
 // maxEvents, the last `ringSize` are kept in a ring written at the end.
 const fd = fs.openSync(cfg.eventsFile, 'w');
@@ -229,7 +255,7 @@ function c(fid, args) {
   stack.push(call);
   lastCall = call.id;
   const names = fnArgs[fid];
-  let text = `{"k":"call","t":${now()},"id":${call.id},"p":${parent}${fnHead[fid]}`;
+  let text = `{"k":"call","t":${nowText()},"id":${int(call.id)},"p":${int(parent)}${fnHead[fid]}`;
   for (let i = 0; i < args.length; i++) text += names[i] + quoted(args[i]);
   emit(text + fnTail[fid]);
   return call;
@@ -252,11 +278,23 @@ function r(call, v, line) {
 function f(call, endLine) {
   leave(call);
   if (call.mode === 2) {
-    emit(`{"k":"unwind","t":${now()},"id":${call.id},"type":${JSON.stringify(call.exc.type)},"line":${call.exc.line}}\n`);
+    emit(`{"k":"unwind","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(call.exc.type)},"line":${call.exc.line}}\n`);
     return;
   }
-  const line = call.mode === 1 ? call.line : endLine;
-  emit(`{"k":"ret","t":${now()},"id":${call.id},"v":${quoted(call.v)},"line":${line}}\n`);
+  const tail = retTail(call.mode === 1 ? call.line : endLine);
+  const v = call.v;
+  // A number (but 0, which may be -0) is its own text: no quoted string
+  // made for it alone.
+  if (typeof v === 'number' && v !== 0) emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":"${v}${tail}`);
+  else emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":${quoted(v)}${tail.slice(1)}`);
+}
+
+// retTails holds the end of a ret event for each line returned from
+// (the closing quote of a number's value, the line and the newline),
+// made once per line rather than once per return.
+const retTails = [];
+function retTail(line) {
+  return retTails[line] ?? (retTails[line] = `","line":${line}}\n`);
 }
 
 // t records a throw statement's exception where it is raised.
@@ -278,13 +316,13 @@ function u(call, e) {
 function h(call, e, line) {
   if (e === undefined) e = lastException;
   crossing(call, e);
-  emit(`{"k":"catch","t":${now()},"id":${call.id},"type":${JSON.stringify(excType(e))},"line":${line}}\n`);
+  emit(`{"k":"catch","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"line":${line}}\n`);
 }
 
 function raised(call, e, line) {
   lastException = e;
   if (e !== null && (typeof e === 'object' || typeof e === 'function')) exceptions.set(e, { frames: undefined, call: call.id, line, fid: call.fid });
-  emit(`{"k":"exc","t":${now()},"id":${call.id},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":true}\n`);
+  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":true}\n`);
 }
 
 // crossing records e passing through call (once per call) and returns
@@ -301,7 +339,7 @@ function crossing(call, e) {
   seen.call = call.id;
   seen.line = line;
   lastException = e;
-  emit(`{"k":"exc","t":${now()},"id":${call.id},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":false}\n`);
+  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":false}\n`);
   return line;
 }
 
@@ -360,14 +398,14 @@ function w(call, v) {
 }
 
 function l(call, line) {
-  emit(`{"k":"line","t":${now()},"id":${call.id},"line":${line}}\n`);
+  emit(`{"k":"line","t":${nowText()},"id":${int(call.id)},"line":${line}}\n`);
 }
 
 // v records the locals an assignment changed (name, value pairs after
 // value) and returns the assignment's value.
 function v(call, line, value, ...pairs) {
   for (let i = 0; i < pairs.length; i += 2) {
-    emit(`{"k":"set","t":${now()},"id":${call.id},"line":${line},"n":${JSON.stringify(pairs[i])},"v":${quoted(pairs[i + 1])}}\n`);
+    emit(`{"k":"set","t":${nowText()},"id":${int(call.id)},"line":${line},"n":${JSON.stringify(pairs[i])},"v":${quoted(pairs[i + 1])}}\n`);
   }
   return value;
 }
