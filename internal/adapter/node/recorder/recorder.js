@@ -281,20 +281,21 @@ function f(call, endLine) {
     emit(`{"k":"unwind","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(call.exc.type)},"line":${call.exc.line}}\n`);
     return;
   }
-  const tail = retTail(call.mode === 1 ? call.line : endLine);
+  const line = call.mode === 1 ? call.line : endLine;
   const v = call.v;
   // A number (but 0, which may be -0) is its own text: no quoted string
   // made for it alone.
-  if (typeof v === 'number' && v !== 0) emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":"${v}${tail}`);
-  else emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":${quoted(v)}${tail.slice(1)}`);
+  if (typeof v === 'number' && v !== 0) emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":"${v}${retEnd(line, 1)}`);
+  else emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":${quoted(v)}${retEnd(line, 0)}`);
 }
 
-// retTails holds the end of a ret event for each line returned from
-// (the closing quote of a number's value, the line and the newline),
+// retEnds holds the end of a ret event returning from each line (the
+// line and the newline, after the closing quote of the value or not),
 // made once per line rather than once per return.
-const retTails = [];
-function retTail(line) {
-  return retTails[line] ?? (retTails[line] = `","line":${line}}\n`);
+const retEnds = [[], []];
+function retEnd(line, afterQuote) {
+  const ends = retEnds[afterQuote];
+  return ends[line] ?? (ends[line] = `${afterQuote ? '"' : ''},"line":${line}}\n`);
 }
 
 // t records a throw statement's exception where it is raised.
