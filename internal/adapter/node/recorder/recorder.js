@@ -20,13 +20,41 @@ delete process.env.MCP_DEBUGGER_RECORD;
 const origin = performance.now();
 const now = () => Math.round((performance.now() - origin) * 1e6);
 
+// Times and call ids are written through tables of digits rather than
+// converted: V8 keeps each number it converts to text in a cache, so
+// the text of thousands of recent times and ids, each written once,
+// would survive every young-generation collection (and each conversion
+// missing that cache is a runtime call).
+const digits = Array.from({ length: 1e4 }, (_, i) => String(i));
+const fourDigits = digits.map((d) => d.padStart(4, '0'));
+
+// int is the text of n, an integer from 0.
+function int(n) {
+  if (n < 1e4) return digits[n];
+  if (n < 1e8) {
+    const high = Math.floor(n / 1e4);
+    return digits[high] + fourDigits[n - high * 1e4];
+  }
+  if (n < 1e12) {
+    const high = Math.floor(n / 1e8);
+    const low = n - high * 1e8;
+    const middle = Math.floor(low / 1e4);
+    return digits[high] + fourDigits[middle] + fourDigits[low - middle * 1e4];
+  }
+  return String(n);
+}
+
+const nowText = () => int(now());
+
 // Writing: events are kept as text lines; past the first `head` of
 // maxEvents, the last `ringSize` are kept in a ring written at the end.
 const fd = fs.openSync(cfg.eventsFile, 'w');
 const ringSize = Math.max(1, Math.floor(cfg.maxEvents / 10));
 const head = Math.max(1, cfg.maxEvents - ringSize);
-let buffered = [];
-let bufferedBytes = 0;
+// buffered is one string of the lines not yet written: appending makes
+// a rope that writeSync flattens once, cheaper than keeping an array of
+// lines and joining it.
+let buffered = '';
 let written = 0;
 const ring = [];
 let ringAt = 0;
@@ -34,18 +62,20 @@ const dropped = { n: 0, first: 0, last: 0, keep: [] };
 let lastCall = 0;
 
 function flush() {
-  if (buffered.length) fs.writeSync(fd, buffered.join(''));
-  buffered = [];
-  bufferedBytes = 0;
+  if (buffered.length) fs.writeSync(fd, buffered);
+  buffered = '';
 }
 
-function emit(line, keep) {
-  const text = line + '\n';
+function append(text) {
+  buffered += text;
+  if (buffered.length > 1 << 16) flush();
+}
+
+// emit writes one event's line, its newline included.
+function emit(text, keep) {
   if (written < head) {
     written++;
-    buffered.push(text);
-    bufferedBytes += text.length;
-    if (bufferedBytes > 1 << 16) flush();
+    append(text);
     return;
   }
   if (ring.length < ringSize) {
@@ -67,10 +97,10 @@ let ended = false;
 function finish(end) {
   if (ended) return;
   ended = true;
-  for (const text of dropped.keep) buffered.push(text);
-  if (dropped.n) buffered.push(JSON.stringify({ k: 'gap', t: now(), n: dropped.n, first: dropped.first, last: dropped.last }) + '\n');
-  for (let i = 0; i < ring.length; i++) buffered.push(ring[(ringAt + i) % ring.length].text);
-  buffered.push(JSON.stringify({ k: 'end', t: now(), ...end }) + '\n');
+  for (const text of dropped.keep) append(text);
+  if (dropped.n) append(JSON.stringify({ k: 'gap', t: now(), n: dropped.n, first: dropped.first, last: dropped.last }) + '\n');
+  for (let i = 0; i < ring.length; i++) append(ring[(ringAt + i) % ring.length].text);
+  append(JSON.stringify({ k: 'end', t: now(), ...end }) + '\n');
   flush();
   fs.closeSync(fd);
 }
@@ -177,10 +207,11 @@ function identity(v) {
 
 // The table of the user's functions, filled as files are instrumented,
 // by function id: the call event's constant text (fn, file, line and
-// the opening of args), the argument names' text, the function's file,
-// first body line and line range.
+// the opening of args), the argument names' text, the text closing the
+// call event, the function's file, first body line and line range.
 const fnHead = [];
 const fnArgs = [];
+const fnTail = [];
 const fnFile = [];
 const fnLine = [];
 const fnStart = [];
@@ -190,7 +221,8 @@ function table(file, fns) {
   const base = fnHead.length;
   for (const f of fns) {
     fnHead.push(`,"fn":${JSON.stringify(f.name)},"file":${JSON.stringify(file)},"line":${f.line},"args":[`);
-    fnArgs.push(f.args.map((n, i) => `${i ? ',' : ''}[${JSON.stringify(n)},`));
+    fnArgs.push(f.args.map((n, i) => `${i ? '],' : ''}[${JSON.stringify(n)},`));
+    fnTail.push(f.args.length ? ']]}\n' : ']}\n');
     fnFile.push(file);
     fnLine.push(f.line);
     fnStart.push(f.start);
@@ -223,10 +255,17 @@ function c(fid, args) {
   stack.push(call);
   lastCall = call.id;
   const names = fnArgs[fid];
-  let a = '';
-  for (let i = 0; i < args.length; i++) a += names[i] + quoted(args[i]) + ']';
-  emit(`{"k":"call","t":${now()},"id":${call.id},"p":${parent}${fnHead[fid]}${a}]}`);
+  let text = `{"k":"call","t":${nowText()},"id":${int(call.id)},"p":${int(parent)}${fnHead[fid]}`;
+  for (let i = 0; i < args.length; i++) text += names[i] + quoted(args[i]);
+  emit(text + fnTail[fid]);
   return call;
+}
+
+// leave takes call and the calls above it off the stack. Usually call
+// is on top: pop is then much cheaper than setting the stack's length.
+function leave(call) {
+  if (stack.length === call.depth + 1) stack.pop();
+  else if (stack.length > call.depth) stack.length = call.depth;
 }
 
 function r(call, v, line) {
@@ -237,13 +276,26 @@ function r(call, v, line) {
 }
 
 function f(call, endLine) {
-  stack.length = Math.min(stack.length, call.depth);
+  leave(call);
   if (call.mode === 2) {
-    emit(`{"k":"unwind","t":${now()},"id":${call.id},"type":${JSON.stringify(call.exc.type)},"line":${call.exc.line}}`);
+    emit(`{"k":"unwind","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(call.exc.type)},"line":${call.exc.line}}\n`);
     return;
   }
   const line = call.mode === 1 ? call.line : endLine;
-  emit(`{"k":"ret","t":${now()},"id":${call.id},"v":${quoted(call.v)},"line":${line}}`);
+  const v = call.v;
+  // A number (but 0, which may be -0) is its own text: no quoted string
+  // made for it alone.
+  if (typeof v === 'number' && v !== 0) emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":"${v}${retEnd(line, 1)}`);
+  else emit(`{"k":"ret","t":${nowText()},"id":${int(call.id)},"v":${quoted(v)}${retEnd(line, 0)}`);
+}
+
+// retEnds holds the end of a ret event returning from each line (the
+// line and the newline, after the closing quote of the value or not),
+// made once per line rather than once per return.
+const retEnds = [[], []];
+function retEnd(line, afterQuote) {
+  const ends = retEnds[afterQuote];
+  return ends[line] ?? (ends[line] = `${afterQuote ? '"' : ''},"line":${line}}\n`);
 }
 
 // t records a throw statement's exception where it is raised.
@@ -265,13 +317,13 @@ function u(call, e) {
 function h(call, e, line) {
   if (e === undefined) e = lastException;
   crossing(call, e);
-  emit(`{"k":"catch","t":${now()},"id":${call.id},"type":${JSON.stringify(excType(e))},"line":${line}}`);
+  emit(`{"k":"catch","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"line":${line}}\n`);
 }
 
 function raised(call, e, line) {
   lastException = e;
   if (e !== null && (typeof e === 'object' || typeof e === 'function')) exceptions.set(e, { frames: undefined, call: call.id, line, fid: call.fid });
-  emit(`{"k":"exc","t":${now()},"id":${call.id},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":true}`);
+  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":true}\n`);
 }
 
 // crossing records e passing through call (once per call) and returns
@@ -288,7 +340,7 @@ function crossing(call, e) {
   seen.call = call.id;
   seen.line = line;
   lastException = e;
-  emit(`{"k":"exc","t":${now()},"id":${call.id},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":false}`);
+  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":false}\n`);
   return line;
 }
 
@@ -336,7 +388,7 @@ function excMessage(e) {
 // Suspension of an async function or a generator at await or yield: the
 // call leaves the stack (s) and comes back when it resumes (w).
 function s(call, v) {
-  stack.length = Math.min(stack.length, call.depth);
+  leave(call);
   return v;
 }
 
@@ -347,14 +399,14 @@ function w(call, v) {
 }
 
 function l(call, line) {
-  emit(`{"k":"line","t":${now()},"id":${call.id},"line":${line}}`);
+  emit(`{"k":"line","t":${nowText()},"id":${int(call.id)},"line":${line}}\n`);
 }
 
 // v records the locals an assignment changed (name, value pairs after
 // value) and returns the assignment's value.
 function v(call, line, value, ...pairs) {
   for (let i = 0; i < pairs.length; i += 2) {
-    emit(`{"k":"set","t":${now()},"id":${call.id},"line":${line},"n":${JSON.stringify(pairs[i])},"v":${quoted(pairs[i + 1])}}`);
+    emit(`{"k":"set","t":${nowText()},"id":${int(call.id)},"line":${line},"n":${JSON.stringify(pairs[i])},"v":${quoted(pairs[i + 1])}}\n`);
   }
   return value;
 }
@@ -366,7 +418,7 @@ function v1(call, line, name, value) {
 
 // test records a test's end (from the reporter, reporter.mjs).
 function test(ev) {
-  emit(JSON.stringify({ k: 'test', t: now(), ...ev }), true);
+  emit(JSON.stringify({ k: 'test', t: now(), ...ev }) + '\n', true);
 }
 
 globalThis[Symbol.for('mcp-debugger.recorder')] = { table, c, r, f, t, u, h, s, w, l, v, v1, test };
@@ -406,7 +458,7 @@ function moduleName(file) {
   return base.replace(/\.(c|m)?(j|t)sx?$/, '');
 }
 
-emit(JSON.stringify({ k: 'start', t: 0, lang: 'javascript', pid: process.pid, version: 1, cwd: process.cwd(), argv: process.argv.slice(1), runtime: `Node.js ${process.version} (${process.execPath})` }));
+emit(JSON.stringify({ k: 'start', t: 0, lang: 'javascript', pid: process.pid, version: 1, cwd: process.cwd(), argv: process.argv.slice(1), runtime: `Node.js ${process.version} (${process.execPath})` }) + '\n');
 
 let uncaught;
 process.on('uncaughtExceptionMonitor', (e) => { uncaught = e; });

@@ -433,11 +433,26 @@ class _Recorder:
 
 
 def _settrace(rec):
-    """Traces with sys.settrace: a local tracer per user call, with line
-    events off except where lines were asked for or an exception is being
-    handled (the first line after it says where it was caught)."""
+    """Traces with sys.settrace: a local tracer for each user call, with
+    line events off except where lines were asked for or an exception is
+    being handled (the first line after it says where it was caught).
+
+    Most calls neither yield, nor have their lines asked for, nor see an
+    exception: they share one local tracer, plain, which finds the call
+    on the thread's stack when it returns (as the monitoring callbacks
+    do), since making a tracer of its own for each call cost more than
+    writing its events. plain hands a call that sees an exception to a
+    tracer of its own. global_trace and plain write the call and return
+    events themselves, without a method call each."""
     codes = rec.codes
     suspended = {}
+    stacks = rec.stacks
+    main_thread = rec.main_thread
+    main_stack = stacks[main_thread] = []
+    events = rec.events
+    lines = events.lines
+    quoted = rec.quoted
+    t0 = rec.t0
 
     def global_trace(frame, event, arg):
         code = frame.f_code
@@ -447,18 +462,60 @@ def _settrace(rec):
         if info is False:
             return None
         try:
-            return start(frame, info)
+            th = _get_ident()
+            if th == main_thread:
+                stack = main_stack
+                thread = ""
+            else:
+                stack = stacks.get(th)
+                if stack is None:
+                    stack = stacks[th] = []
+                thread = ',"th":%d' % th
+            cid = suspended.pop(id(frame), None) if info[2] else None
+            if cid is None:
+                cid = rec.next_id
+                rec.next_id = cid + 1
+                names = info[1]
+                fill = (_perf_counter_ns() - t0, cid, stack[-1] if stack else 0, thread)
+                if names:
+                    get = frame.f_locals.get
+                    fill += tuple([quoted(get(n)) for n in names])
+                lines.append(info[0] % fill)
+                if len(lines) >= events.room:
+                    events.spill(cid)
+            stack.append(cid)
+            if info[2] or info[3]:
+                return tracer(frame, info[2], info[3], stack, cid)
+            frame.f_trace_lines = False
+            return plain
         except Exception:
             return None
 
-    def start(frame, info):
-        stack, _ = rec.stack()
-        cid = suspended.pop(id(frame), None) if info[2] else None
-        if cid is None:
-            cid = rec.call(frame, info)
-        else:
-            stack.append(cid)
-        wants_lines = info[3]
+    def plain(frame, event, arg):
+        try:
+            th = _get_ident()
+            stack = main_stack if th == main_thread else stacks[th]
+            if event == "return":
+                cid = stack.pop()
+                t = type(arg)
+                if t is int and -_SMALL_INT < arg < _SMALL_INT:
+                    value = '"%d"' % arg
+                else:
+                    value = quoted(arg)
+                lines.append('{"k":"ret","t":%d,"id":%d,"v":%s,"line":%d}\n' % (
+                    _perf_counter_ns() - t0, cid, value, frame.f_lineno))
+                if len(lines) >= events.room:
+                    events.spill(cid)
+            elif event == "exception":
+                # Python keeps what a local tracer returns as the frame's
+                # tracer from then on.
+                return tracer(frame, False, False, stack, stack[-1])(frame, event, arg)
+        except Exception:
+            pass
+        return plain
+
+    def tracer(frame, generator, wants_lines, stack, cid):
+        """The local tracer of call cid, running frame."""
         seen = {} if wants_lines else None
         frame.f_trace_lines = wants_lines
         pending = None
@@ -466,24 +523,32 @@ def _settrace(rec):
         def local(frame, event, arg):
             nonlocal pending
             try:
-                if event == "line":
-                    if pending is not None:
-                        rec.catch(cid, pending, frame.f_lineno)
-                        pending = None
-                        frame.f_trace_lines = wants_lines
-                    if wants_lines:
-                        rec.line(cid, frame, frame.f_lineno, seen)
-                elif event == "return":
+                if event == "return":
                     if stack and stack[-1] == cid:
                         stack.pop()
                     if wants_lines:
                         rec.changes(cid, frame, seen)
                     if pending is not None:
                         rec.unwind(cid, pending, frame.f_lineno)
-                    elif info[2]:
+                    elif generator:
                         suspended[id(frame)] = cid
                     else:
-                        rec.ret(cid, arg, frame.f_lineno)
+                        t = type(arg)
+                        if t is int and -_SMALL_INT < arg < _SMALL_INT:
+                            value = '"%d"' % arg
+                        else:
+                            value = quoted(arg)
+                        lines.append('{"k":"ret","t":%d,"id":%d,"v":%s,"line":%d}\n' % (
+                            _perf_counter_ns() - t0, cid, value, frame.f_lineno))
+                        if len(lines) >= events.room:
+                            events.spill(cid)
+                elif event == "line":
+                    if pending is not None:
+                        rec.catch(cid, pending, frame.f_lineno)
+                        pending = None
+                        frame.f_trace_lines = wants_lines
+                    if wants_lines:
+                        rec.line(cid, frame, frame.f_lineno, seen)
                 elif event == "exception":
                     exc = arg[1]
                     tb = arg[2]
