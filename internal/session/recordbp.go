@@ -200,6 +200,9 @@ func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []user
 	if err != nil {
 		return fmt.Errorf("setting the recording's breakpoints: %w", err)
 	}
+	if s.Language.ID == "cpp" {
+		rec.cppExceptions = watchCppExceptions(ctx, r)
+	}
 	s.mu.Lock()
 	s.recorder = rec
 	threadID := 0

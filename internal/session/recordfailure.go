@@ -23,6 +23,7 @@ func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 	kind, msg = rec.nativeFailure(ctx, kind, msg)
 	rec.failed = &failure{kind: kind, msg: msg}
 	tc := rec.thread(st.ThreadID)
+	tc.thrown = nil
 	lines := callLines(ctx, r, st.ThreadID, tc.stack)
 	var raised *testFailure
 	for i := len(tc.stack) - 1; i >= 0; i-- {

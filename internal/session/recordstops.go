@@ -71,6 +71,8 @@ type threadCalls struct {
 	// to be recorded; inlinedAbove is how many inlined frames were above
 	// its frame (callFrame).
 	prologueSteps, inlinedAbove int
+	// thrown is a C++ throw waiting for its catch (recordthrow.go).
+	thrown *thrownException
 }
 
 // failure is how an exception stop ended the program, for the end event.
@@ -103,6 +105,9 @@ type bpRecorder struct {
 	// outputRead is the program's output already read for a failure's
 	// words (nativeFailure).
 	outputRead uint64
+	// cppExceptions: the program stops at C++ throws and catches
+	// (recordthrow.go).
+	cppExceptions bool
 }
 
 func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []string) *bpRecorder {
@@ -181,6 +186,9 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 		}
 		return rec.stepped(ctx, r, st.ThreadID, frame)
 	case st.Reason == "exception" || st.Reason == "panic" || st.Reason == "signal":
+		if rec.cppException(ctx, r, st) {
+			return nil
+		}
 		rec.exception(ctx, r, st)
 	}
 	rec.resume(ctx, r, st.ThreadID, stepNone)

@@ -1,0 +1,157 @@
+package session
+
+// C++ exceptions in a recording through lldb-dap. With its cpp_throw and
+// cpp_catch exception breakpoints the program stops where an exception is
+// thrown (__cxa_throw) and where a handler takes it (__cxa_begin_catch):
+// the throw is held until the catch says where it went — a handler in the
+// user's code ends the calls it left (unwind) and handles it there
+// (catch); a handler in a library, taking an exception the library threw
+// itself, leaves nothing in the recording. An exception no handler takes
+// ends the program (std::terminate, SIGABRT), which exception records.
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/google/go-dap"
+)
+
+// cppThrow, cppCatch are lldb-dap's C++ exception breakpoint filters, and
+// the exceptionId of the stops they make.
+const (
+	cppThrow = "cpp_throw"
+	cppCatch = "cpp_catch"
+)
+
+// cppExceptionType names a C++ exception whose type the stop does not say
+// (lldb-dap's exceptionInfo for a throw says only "C++ Throw").
+const cppExceptionType = "C++ exception"
+
+// thrownException is a throw not yet caught: the recorded call it was
+// thrown in (or into, from a library).
+type thrownException struct {
+	call      *activeCall
+	kind, msg string
+	// lines are where each recorded call of the thread was at the throw
+	// (by the time of the catch, the frames the exception left are gone).
+	lines map[*activeCall]int
+	// inUserCode: the throw statement is the user's (the frame under
+	// __cxa_throw is a recorded function's).
+	inUserCode bool
+}
+
+// watchCppExceptions asks lldb-dap to stop at every C++ throw and catch,
+// where it offers both filters; it reports whether it did.
+func watchCppExceptions(ctx context.Context, r *connection) bool {
+	offered := func(id string) bool {
+		return slices.ContainsFunc(r.caps.ExceptionBreakpointFilters, func(f dap.ExceptionBreakpointsFilter) bool { return f.Filter == id })
+	}
+	if !offered(cppThrow) || !offered(cppCatch) {
+		return false
+	}
+	return r.call(ctx, "setExceptionBreakpoints", map[string]any{"filters": []string{cppThrow, cppCatch}}, nil) == nil
+}
+
+// cppException answers a stop at a C++ throw or catch; it reports false
+// for any other exception stop, which it leaves alone.
+func (rec *bpRecorder) cppException(ctx context.Context, r *connection, st *Stop) bool {
+	if !rec.cppExceptions || st.Reason != "exception" {
+		return false
+	}
+	var info dap.ExceptionInfoResponseBody
+	if err := r.call(ctx, "exceptionInfo", map[string]any{"threadId": st.ThreadID}, &info); err != nil {
+		return false
+	}
+	switch info.ExceptionId {
+	case cppThrow:
+		rec.thrown(ctx, r, st.ThreadID, info)
+	case cppCatch:
+		rec.caught(ctx, r, st.ThreadID)
+	default:
+		return false
+	}
+	return true
+}
+
+// thrown holds a throw until its catch, and lets the program go on to it.
+// A step under way (the step out of a call) cannot end normally once the
+// exception unwinds its frame: it is dropped.
+func (rec *bpRecorder) thrown(ctx context.Context, r *connection, threadID int, info dap.ExceptionInfoResponseBody) {
+	tc := rec.thread(threadID)
+	tc.thrown = nil
+	if n := len(tc.stack); n > 0 {
+		frames, _ := recordedStack(ctx, r, threadID, 0, 2)
+		top := tc.stack[n-1]
+		x := &thrownException{call: top, kind: cppExceptionType, lines: map[*activeCall]int{}}
+		if info.Details != nil {
+			x.kind = cmp.Or(info.Details.TypeName, x.kind)
+			x.msg = info.Details.Message
+		}
+		for i, line := range callLines(ctx, r, threadID, tc.stack) {
+			x.lines[tc.stack[i]] = line
+		}
+		x.inUserCode = len(frames) > 1 && frames[1].Name == top.fn
+		tc.thrown = x
+	}
+	if hook := r.conn.Quirks.BeforeContinue; hook != nil && tc.step != stepNone {
+		_ = hook(ctx, r.call, threadID)
+	}
+	rec.resume(ctx, r, threadID, stepNone)
+}
+
+// caught records where a held throw was handled: the calls between the
+// throw and the handler's call unwound, the handler's call caught it.
+// The thread then goes on towards the innermost call left.
+func (rec *bpRecorder) caught(ctx context.Context, r *connection, threadID int) {
+	tc := rec.thread(threadID)
+	x := tc.thrown
+	tc.thrown = nil
+	frames, _ := recordedStack(ctx, r, threadID, 0, prefetchFrames)
+	handler, line := rec.handlerCall(tc, frames)
+	if x == nil || handler < 0 || !x.inUserCode && tc.stack[handler] == x.call && !rec.isUserFrame(frames, 1) {
+		// A library caught what it threw itself, or nothing of the
+		// user's is under the handler.
+		rec.resume(ctx, r, threadID, tc.step)
+		return
+	}
+	for i := len(tc.stack) - 1; i >= handler; i-- {
+		c, line := tc.stack[i], x.lines[tc.stack[i]]
+		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"msg", x.msg}, {"line", line}, {"raised", c == x.call}}})
+		if i > handler {
+			rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})
+		}
+	}
+	c := tc.stack[handler]
+	rec.out.add(recordEvent{kind: "catch", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})
+	tc.stack = tc.stack[:handler+1]
+	if len(frames) > 0 {
+		rec.towardsInnermost(ctx, r, threadID, tc, frames[0])
+		return
+	}
+	rec.resume(ctx, r, threadID, stepNone)
+}
+
+// handlerCall is the index in the thread's recorded calls of the call
+// whose handler took the exception — the innermost whose function has a
+// frame under the catch — and that frame's line; -1 when none has.
+func (rec *bpRecorder) handlerCall(tc *threadCalls, frames []dap.StackFrame) (int, int) {
+	for _, f := range frames {
+		for i := len(tc.stack) - 1; i >= 0; i-- {
+			if tc.stack[i].fn == f.Name {
+				return i, f.Line
+			}
+		}
+	}
+	return -1, 0
+}
+
+// isUserFrame reports whether frame i of frames is one of the user's
+// functions.
+func (rec *bpRecorder) isUserFrame(frames []dap.StackFrame, i int) bool {
+	if i >= len(frames) {
+		return false
+	}
+	_, user := rec.funcs[frames[i].Name]
+	return user
+}
