@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -123,6 +124,31 @@ func TestRecordToolGoTestThatPanicsOrCallsFatal(t *testing.T) {
 		if !strings.Contains(out, "--- FAIL: "+tc.name) || strings.Contains(out, "not reached") {
 			t.Errorf("%s: want the runner's FAIL line and nothing logged after t.Fatalf:\n%s", tc.name, out)
 		}
+	}
+}
+
+// A Go program whose panic a deferred closure recovers two calls up: the
+// panic is recorded where it was raised, with its value, the call between
+// unwound by it, and the recovering function as where it was caught; the
+// calls made by a return statement's results are that call's own.
+func TestRecordToolGoRecoveredPanicNamesWhereRaisedAndRecovered(t *testing.T) {
+	testenv.RequireAdapter(t, "go")
+	h := newHarness(t)
+	dir := filepath.Join(repoRoot(t), "testdata", "record", "go", "orders")
+	res, rep := h.recordIn("go", map[string]any{"scriptPath": dir, "cwd": dir})
+	want := "panic: negative quantity -2 raised in main.parseQty (main.go:14), caught in main.qtyOrZero (main.go:31)"
+	if rep.str("outcome") != "exited with code 0" || strings.Join(strs(rep["swallowed"]), "\n") != want {
+		t.Errorf("outcome and swallowed panics: %v\nwant swallowed: %s", rep, want)
+	}
+	lineQty := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "lineQty"}))
+	if len(lineQty) != 3 || !strings.Contains(lineQty[1], `{"line":21,"raised":"panic"}`) {
+		t.Errorf("lineQty's calls, the second unwound at line 21: %v", lineQty)
+	}
+	// lineQty is called by qtyOrZero's return statement: qtyOrZero is
+	// its caller, not main.
+	page, err := json.Marshal(h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "from": 2, "to": 3}))
+	if err != nil || !strings.Contains(string(page), `"function":"main.lineQty","rows":[[3,2,`) {
+		t.Errorf("calls 2 and 3 (id, caller, …), want lineQty #3 called by qtyOrZero #2: %s", page)
 	}
 }
 

@@ -174,6 +174,13 @@ func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []user
 			}
 		}
 	}
+	if s.Language.ID == "go" {
+		for name, id := range map[string]*int{goPanic: &rec.goPanics.panics, goRecover: &rec.goPanics.recovers} {
+			fb := &FunctionBreakpoint{FunctionName: name, internal: true}
+			s.bps.addFunction(fb)
+			*id = fb.ID
+		}
+	}
 	files := map[string]bool{}
 	for _, f := range funcs {
 		fb := &FunctionBreakpoint{FunctionName: f.name, internal: true}

@@ -51,6 +51,9 @@ type activeCall struct {
 	values map[string]string
 	// failure is set on a test function's call once its test failed.
 	failure *testFailure
+	// returnLine is the return statement a Go call is returning from,
+	// once its stop there has passed and its results' calls run.
+	returnLine int
 	// inlined counts the frames of code inlined into the call's function
 	// that were above it at its breakpoint: each takes a step out of its
 	// own before the step out of the call.
@@ -108,6 +111,9 @@ type bpRecorder struct {
 	// cppExceptions: the program stops at C++ throws and catches
 	// (recordthrow.go).
 	cppExceptions bool
+	// goPanics are the breakpoints where a Go program panics and
+	// recovers (recordpanic.go).
+	goPanics goPanics
 }
 
 func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []string) *bpRecorder {
@@ -122,7 +128,7 @@ func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []s
 // on a return statement, or in the test runner.
 func (rec *bpRecorder) owns(id int) bool {
 	_, onReturn := rec.returnSites[id]
-	if rec.breakpoints[id] || onReturn {
+	if rec.breakpoints[id] || onReturn || id != 0 && (id == rec.goPanics.panics || id == rec.goPanics.recovers) {
 		return true
 	}
 	return rec.tests != nil && (rec.tests.logs[id] || rec.tests.failures[id])
@@ -160,6 +166,12 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 	case rec.isTestFailure(st):
 		rec.testFailed(ctx, r, st.ThreadID)
 		rec.resume(ctx, r, st.ThreadID, rec.thread(st.ThreadID).step)
+		return nil
+	case rec.isGoPanic(st):
+		rec.goPanicked(ctx, r, st.ThreadID)
+		return nil
+	case rec.isGoRecover(st):
+		rec.goRecovered(ctx, r, st.ThreadID)
 		return nil
 	case rec.isCall(st):
 		frame, above, err := rec.callFrame(ctx, r, st.ThreadID)
@@ -224,8 +236,15 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 			rec.lineRan(ctx, r, c, frame.Line, vars)
 		}
 	}
+	if at.site.calls {
+		// The results call functions, which run after this stop: the
+		// call goes on as their caller, and is closed at its line by the
+		// next stop outside it (closeAbove).
+		c.returnLine = at.site.line
+		return
+	}
 	var value any
-	if !at.site.calls && len(at.site.results) > 0 {
+	if len(at.site.results) > 0 {
 		var vals []string
 		for _, e := range at.site.results {
 			vals = append(vals, rec.evaluate(ctx, r, frame.Id, e))
@@ -243,10 +262,11 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 }
 
 // closeAbove ends the calls above index i of a thread's stack: they
-// returned without a stop at a return site the recording could read.
+// returned without a stop at a return site the recording could read, or
+// from one whose results called functions (returnLine).
 func (rec *bpRecorder) closeAbove(tc *threadCalls, i int) {
 	for j := len(tc.stack) - 1; j > i; j-- {
-		rec.endCall(tc.stack[j], nil, 0)
+		rec.endCall(tc.stack[j], nil, tc.stack[j].returnLine)
 	}
 	tc.stack = tc.stack[:i+1]
 }
@@ -302,9 +322,6 @@ func (rec *bpRecorder) thread(id int) *threadCalls {
 		tc = &threadCalls{}
 		rec.threads[id] = tc
 	}
-	if rec.mainThread == 0 {
-		rec.mainThread = id
-	}
 	return tc
 }
 
@@ -341,6 +358,12 @@ func (rec *bpRecorder) call(ctx context.Context, r *connection, threadID int, fr
 		parent = tc.stack[n-1].id
 	}
 	fields := []field{{"id", c.id}, {"p", parent}}
+	// The main thread is the first to call the user's code (not the
+	// first to stop: a Go program's runtime recovers on its own
+	// goroutine before main runs).
+	if rec.mainThread == 0 {
+		rec.mainThread = threadID
+	}
 	if threadID != rec.mainThread {
 		fields = append(fields, field{"th", threadID})
 	}

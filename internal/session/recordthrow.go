@@ -79,20 +79,14 @@ func (rec *bpRecorder) cppException(ctx context.Context, r *connection, st *Stop
 // exception unwinds its frame: it is dropped.
 func (rec *bpRecorder) thrown(ctx context.Context, r *connection, threadID int, info dap.ExceptionInfoResponseBody) {
 	tc := rec.thread(threadID)
-	tc.thrown = nil
-	if n := len(tc.stack); n > 0 {
+	kind, msg := cppExceptionType, ""
+	if info.Details != nil {
+		kind, msg = cmp.Or(info.Details.TypeName, kind), info.Details.Message
+	}
+	tc.thrown = rec.held(ctx, r, threadID, kind, msg)
+	if x := tc.thrown; x != nil {
 		frames, _ := recordedStack(ctx, r, threadID, 0, 2)
-		top := tc.stack[n-1]
-		x := &thrownException{call: top, kind: cppExceptionType, lines: map[*activeCall]int{}}
-		if info.Details != nil {
-			x.kind = cmp.Or(info.Details.TypeName, x.kind)
-			x.msg = info.Details.Message
-		}
-		for i, line := range callLines(ctx, r, threadID, tc.stack) {
-			x.lines[tc.stack[i]] = line
-		}
-		x.inUserCode = len(frames) > 1 && frames[1].Name == top.fn
-		tc.thrown = x
+		x.inUserCode = len(frames) > 1 && frames[1].Name == x.call.fn
 	}
 	if hook := r.conn.Quirks.BeforeContinue; hook != nil && tc.step != stepNone {
 		_ = hook(ctx, r.call, threadID)
@@ -115,21 +109,44 @@ func (rec *bpRecorder) caught(ctx context.Context, r *connection, threadID int) 
 		rec.resume(ctx, r, threadID, tc.step)
 		return
 	}
-	for i := len(tc.stack) - 1; i >= handler; i-- {
-		c, line := tc.stack[i], x.lines[tc.stack[i]]
-		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"msg", x.msg}, {"line", line}, {"raised", c == x.call}}})
-		if i > handler {
-			rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})
-		}
-	}
-	c := tc.stack[handler]
-	rec.out.add(recordEvent{kind: "catch", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})
-	tc.stack = tc.stack[:handler+1]
+	rec.handled(tc, x, handler, line)
 	if len(frames) > 0 {
 		rec.towardsInnermost(ctx, r, threadID, tc, frames[0])
 		return
 	}
 	rec.resume(ctx, r, threadID, stepNone)
+}
+
+// handled records a held exception's way from where it was raised to the
+// call at index handler of the thread's recorded calls, which handled it
+// at line: raised, propagated into each call on the way and ending it,
+// caught by the handler's call. The calls it ended leave the stack.
+func (rec *bpRecorder) handled(tc *threadCalls, x *thrownException, handler, line int) {
+	for i := len(tc.stack) - 1; i >= handler; i-- {
+		c, at := tc.stack[i], x.lines[tc.stack[i]]
+		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"msg", x.msg}, {"line", at}, {"raised", c == x.call}}})
+		if i > handler {
+			rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", at}}})
+		}
+	}
+	c := tc.stack[handler]
+	rec.out.add(recordEvent{kind: "catch", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})
+	tc.stack = tc.stack[:handler+1]
+}
+
+// held is a thrownException for the innermost recorded call of a thread
+// stopped where it raises, with each call's line now.
+func (rec *bpRecorder) held(ctx context.Context, r *connection, threadID int, kind, msg string) *thrownException {
+	tc := rec.thread(threadID)
+	n := len(tc.stack)
+	if n == 0 {
+		return nil
+	}
+	x := &thrownException{call: tc.stack[n-1], kind: kind, msg: msg, lines: map[*activeCall]int{}}
+	for i, line := range callLines(ctx, r, threadID, tc.stack) {
+		x.lines[tc.stack[i]] = line
+	}
+	return x
 }
 
 // handlerCall is the index in the thread's recorded calls of the call
