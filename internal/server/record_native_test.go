@@ -268,6 +268,24 @@ func TestRecordToolRustPanicNamesThePathWithValues(t *testing.T) {
 	wantCartQueries(t, h, res.str("recordingId"), "cart::total", 28)
 }
 
+// A Rust panic that catch_unwind takes two calls up: recorded where it
+// was raised, with its message, the call between unwound, and caught in
+// the function that called catch_unwind, which returns normally.
+func TestRecordToolRustCaughtPanicNamesWhereRaisedAndCaught(t *testing.T) {
+	testenv.RequireAdapter(t, "rust")
+	h := newHarness(t)
+	dir := filepath.Join(repoRoot(t), "testdata", "record", "rustcatch")
+	res, rep := h.recordIn("rust", map[string]any{"scriptPath": dir, "cwd": dir})
+	want := "panic: negative quantity -2 raised in record_catch::parse_qty (src/main.rs:7), caught in record_catch::qty_or_zero (src/main.rs:18)"
+	if rep.str("outcome") != "exited with code 0" || strings.Join(strs(rep["swallowed"]), "\n") != want {
+		t.Errorf("outcome and swallowed panics: %v\nwant swallowed: %s", rep, want)
+	}
+	handled := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "qty_or_zero"}))
+	if len(handled) != 3 || !strings.HasSuffix(handled[1], `"0"]`) || !strings.HasSuffix(handled[2], `"4"]`) {
+		t.Errorf("qty_or_zero's calls, the second returning 0 after its catch: %v", handled)
+	}
+}
+
 // wantCartQueries checks the queries of a recorded cart program: price's
 // three calls (30, 80, then the failure raised), and the history of sum
 // in total (named by totalFn), the loop's line setting 30 then 110.

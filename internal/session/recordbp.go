@@ -174,6 +174,11 @@ func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []user
 			}
 		}
 	}
+	if s.Language.ID == "rust" {
+		fb := &FunctionBreakpoint{FunctionName: rustPanicCleanup, internal: true}
+		s.bps.addFunction(fb)
+		rec.rustCatch = fb.ID
+	}
 	if s.Language.ID == "go" {
 		for name, id := range map[string]*int{goPanic: &rec.goPanics.panics, goRecover: &rec.goPanics.recovers} {
 			fb := &FunctionBreakpoint{FunctionName: name, internal: true}

@@ -90,6 +90,7 @@ func exceptionText(ctx context.Context, r *connection, st *Stop) (string, string
 func (rec *bpRecorder) writeEnd(info Info, endedOnItsOwn bool) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
+	rec.unwindUnhandled()
 	if rec.tests != nil {
 		rec.endOpenTests()
 	}

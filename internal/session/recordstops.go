@@ -74,7 +74,8 @@ type threadCalls struct {
 	// to be recorded; inlinedAbove is how many inlined frames were above
 	// its frame (callFrame).
 	prologueSteps, inlinedAbove int
-	// thrown is a C++ throw waiting for its catch (recordthrow.go).
+	// thrown is an exception or a panic waiting for where it is
+	// handled (recordcppthrow.go, recordgopanic.go, recordrustpanic.go).
 	thrown *thrownException
 }
 
@@ -109,11 +110,14 @@ type bpRecorder struct {
 	// words (nativeFailure).
 	outputRead uint64
 	// cppExceptions: the program stops at C++ throws and catches
-	// (recordthrow.go).
+	// (recordcppthrow.go).
 	cppExceptions bool
 	// goPanics are the breakpoints where a Go program panics and
-	// recovers (recordpanic.go).
+	// recovers (recordgopanic.go).
 	goPanics goPanics
+	// rustCatch is the breakpoint where a Rust panic is caught
+	// (recordrustpanic.go), 0 when there is none.
+	rustCatch int
 }
 
 func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []string) *bpRecorder {
@@ -128,7 +132,7 @@ func newBPRecorder(s *Session, out *eventWriter, funcs []userFunction, lines []s
 // on a return statement, or in the test runner.
 func (rec *bpRecorder) owns(id int) bool {
 	_, onReturn := rec.returnSites[id]
-	if rec.breakpoints[id] || onReturn || id != 0 && (id == rec.goPanics.panics || id == rec.goPanics.recovers) {
+	if rec.breakpoints[id] || onReturn || id != 0 && (id == rec.goPanics.panics || id == rec.goPanics.recovers || id == rec.rustCatch) {
 		return true
 	}
 	return rec.tests != nil && (rec.tests.logs[id] || rec.tests.failures[id])
@@ -173,6 +177,9 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 	case rec.isGoRecover(st):
 		rec.goRecovered(ctx, r, st.ThreadID)
 		return nil
+	case rec.isRustCatch(st):
+		rec.rustCaught(ctx, r, st.ThreadID)
+		return nil
 	case rec.isCall(st):
 		frame, above, err := rec.callFrame(ctx, r, st.ThreadID)
 		if err != nil {
@@ -198,7 +205,7 @@ func (rec *bpRecorder) answer(ctx context.Context, r *connection, st *Stop) erro
 		}
 		return rec.stepped(ctx, r, st.ThreadID, frame)
 	case st.Reason == "exception" || st.Reason == "panic" || st.Reason == "signal":
-		if rec.cppException(ctx, r, st) {
+		if rec.cppException(ctx, r, st) || rec.rustPanicked(ctx, r, st) {
 			return nil
 		}
 		rec.exception(ctx, r, st)
