@@ -131,6 +131,14 @@ func (p *Process) ExitCode() int {
 	return p.exitCode
 }
 
+// WaitErr is how the process ended in Wait's words ("exit status 3",
+// "signal: killed"), nil for exit status 0 or while it runs.
+func (p *Process) WaitErr() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.waitErr
+}
+
 // Exited reports whether the process has ended.
 func (p *Process) Exited() bool {
 	select {

@@ -507,7 +507,7 @@ func wantRunsToItsEnd(t *testing.T, program *proc.Process, code int) {
 	select {
 	case <-program.Done():
 		if program.ExitCode() != code {
-			t.Errorf("the program's exit code after detach: %d", program.ExitCode())
+			t.Errorf("the program's exit code after detach: %d (%v), want %d", program.ExitCode(), program.WaitErr(), code)
 		}
 	case <-time.After(30 * time.Second):
 		t.Errorf("the program did not run to its end after detach")
