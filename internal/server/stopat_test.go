@@ -123,6 +123,28 @@ func TestStopAtSaysWhenTheLiveCallIsNotTheRecordedOne(t *testing.T) {
 	}
 }
 
+// stopAt into a C++ method written on one line, which lldb stops in
+// before its prologue: the answer says the live locals are not its
+// arguments yet, rather than claiming the recorded call's values live.
+func TestStopAtAOneLineFunctionSaysItsArgumentsAreNotStoredYet(t *testing.T) {
+	testenv.RequireAdapter(t, "cpp")
+	h := newHarness(t)
+	program := filepath.Join(repoRoot(t), "testdata", "record", "cpp", "cart.cpp")
+	res := h.ok("record", map[string]any{"language": "cpp", "scriptPath": program, "cwd": filepath.Dir(program)})
+	added := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "Cart::add"}))
+	if len(added) < 2 {
+		t.Fatalf("Cart::add's calls: %v", added)
+	}
+	var row []any
+	if err := json.Unmarshal([]byte(added[1]), &row); err != nil {
+		t.Fatal(err)
+	}
+	snap := stopAtEvent(h, res.str("sessionId"), res.str("recordingId"), fmt.Sprintf("#%d", int(row[0].(float64))))
+	if msg := snap.str("message"); !strings.Contains(msg, "its arguments are not stored yet") {
+		t.Errorf("a stop at a one-line method's entry: %q", msg)
+	}
+}
+
 // A return goes to the caller just after the recorded call, and a line of
 // the call stops in that call before the line runs, with the values the
 // recording says it had there.

@@ -121,6 +121,8 @@ func mergeEnv(recorded, added map[string]string) map[string]string {
 // stopAtMessage says whether the run reached the event.
 func stopAtMessage(t *recording.Target, res *session.StopAtResult) string {
 	switch {
+	case res.Reached && res.BeforePrologue:
+		return "Stopped live at recorded " + t.Name + ", at the function's entry: its arguments are not stored yet (a one-line function GCC compiled, whose prologue lldb does not skip), so the locals are not them; the recorded values are in the event."
 	case res.Reached && res.Differs != "":
 		return "Stopped at the same call by count as recorded " + t.Name + ", but its arguments differ: " + res.Differs + ". This run did not repeat the recorded one (another input, the time, or threads taking turns differently)."
 	case res.Reached:

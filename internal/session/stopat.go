@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,6 +22,10 @@ type StopAtResult struct {
 	Reached bool
 	// Runtime is the run's (StartResult.Runtime).
 	Runtime string
+	// BeforePrologue: lldb stopped at the call's function's entry, before
+	// its prologue stored the arguments (a function GCC compiled on one
+	// line): the live locals are not its arguments yet.
+	BeforePrologue bool
 	// Differs, when the live call's arguments are not the recorded ones
 	// ("x=4 (recorded 3)"), says this run did not repeat the recorded one
 	// (another input, the time, threads taking turns differently): the
@@ -83,7 +88,10 @@ func (s *Session) runToEvent(ctx context.Context, t *recording.Target, wait Wait
 	if err != nil || !res.Reached {
 		return res, err
 	}
-	res.Differs = argumentsDiffer(t.Args, res.Snapshot.Locals)
+	res.BeforePrologue = s.beforePrologue(t, res.Snapshot)
+	if !res.BeforePrologue {
+		res.Differs = argumentsDiffer(t.Args, res.Snapshot.Locals)
+	}
 	switch t.Kind {
 	case recording.EventReturn:
 		res.Snapshot, err = run.resume(ctx, StepOut, res.Snapshot)
@@ -235,3 +243,22 @@ func argumentsDiffer(recorded [][]string, live []Variable) string {
 
 // plainScalar is a value every recorder and debugger writes alike.
 var plainScalar = regexp.MustCompile(`^(-?[0-9]+(\.[0-9]+)?|true|false|True|False)$`)
+
+// beforePrologue reports a live stop at the entry of a C or C++ function
+// lldb stops in before its prologue (userFunction.entryColumn), as the
+// binary's line table says.
+func (s *Session) beforePrologue(t *recording.Target, snap *Snapshot) bool {
+	if snap.Location == nil || s.Language.ID != "c" && s.Language.ID != "cpp" {
+		return false
+	}
+	funcs, err := s.builtFunctions([]string{filepath.Dir(t.Call.File)})
+	if err != nil {
+		return false
+	}
+	for _, f := range funcs {
+		if f.name == t.Call.Fn {
+			return f.entryColumn != 0 && snap.Location.Column == f.entryColumn
+		}
+	}
+	return false
+}
