@@ -75,8 +75,6 @@ func (rec *bpRecorder) cppException(ctx context.Context, r *connection, st *Stop
 }
 
 // thrown holds a throw until its catch, and lets the program go on to it.
-// A step under way (the step out of a call) cannot end normally once the
-// exception unwinds its frame: it is dropped.
 func (rec *bpRecorder) thrown(ctx context.Context, r *connection, threadID int, info dap.ExceptionInfoResponseBody) {
 	tc := rec.thread(threadID)
 	kind, msg := cppExceptionType, ""
@@ -88,7 +86,15 @@ func (rec *bpRecorder) thrown(ctx context.Context, r *connection, threadID int, 
 		frames, _ := recordedStack(ctx, r, threadID, 0, 2)
 		x.inUserCode = len(frames) > 1 && frames[1].Name == x.call.fn
 	}
-	if hook := r.conn.Quirks.BeforeContinue; hook != nil && tc.step != stepNone {
+	rec.continueHolding(ctx, r, threadID)
+}
+
+// continueHolding lets a thread stopped where an exception or a panic is
+// raised go on to where it is handled, or to the program's end. A step
+// under way (the step out of a call) cannot end normally once the
+// exception unwinds its frame: it is dropped.
+func (rec *bpRecorder) continueHolding(ctx context.Context, r *connection, threadID int) {
+	if hook := r.conn.Quirks.BeforeContinue; hook != nil && rec.thread(threadID).step != stepNone {
 		_ = hook(ctx, r.call, threadID)
 	}
 	rec.resume(ctx, r, threadID, stepNone)
@@ -123,11 +129,8 @@ func (rec *bpRecorder) caught(ctx context.Context, r *connection, threadID int) 
 // caught by the handler's call. The calls it ended leave the stack.
 func (rec *bpRecorder) handled(tc *threadCalls, x *thrownException, handler, line int) {
 	for i := len(tc.stack) - 1; i >= handler; i-- {
-		c, at := tc.stack[i], x.lines[tc.stack[i]]
-		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"msg", x.msg}, {"line", at}, {"raised", c == x.call}}})
-		if i > handler {
-			rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", at}}})
-		}
+		c := tc.stack[i]
+		rec.passed(c, x.kind, x.msg, x.lines[c], c == x.call, i > handler)
 	}
 	c := tc.stack[handler]
 	rec.out.add(recordEvent{kind: "catch", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})

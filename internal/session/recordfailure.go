@@ -31,8 +31,7 @@ func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 		if raised == nil {
 			raised = &testFailure{msg: kind + ": " + msg, file: rec.funcs[c.fn].file, line: line}
 		}
-		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"msg", msg}, {"line", line}, {"raised", i == len(tc.stack)-1}}})
-		rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"line", line}}})
+		rec.passed(c, kind, msg, line, i == len(tc.stack)-1, true)
 		// A test the exception leaves (a Go test that panics) failed
 		// with it: the runner reports it so, and ends the run. The
 		// runner marks the test failed before the panic goes on, with
@@ -45,6 +44,15 @@ func (rec *bpRecorder) exception(ctx context.Context, r *connection, st *Stop) {
 		rec.testEnded(c)
 	}
 	tc.stack = nil
+}
+
+// passed records an exception passing through call c at line: raised
+// there or propagated into it, and, when ended, leaving it.
+func (rec *bpRecorder) passed(c *activeCall, kind, msg string, line int, raised, ended bool) {
+	rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"msg", msg}, {"line", line}, {"raised", raised}}})
+	if ended {
+		rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", kind}, {"line", line}}})
+	}
 }
 
 // callLines is the line each recorded call of a thread's stack is at,

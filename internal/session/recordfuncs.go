@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -265,39 +266,23 @@ func recordedStack(ctx context.Context, r *connection, threadID, start, levels i
 // whichever overload it is. Go, C and Rust names have no parameter list
 // and come back unchanged.
 func frameFunction(name string) string {
-	end := len(name)
-	for {
-		trimmed := strings.TrimRight(name[:end], " ")
-		cut := false
-		for _, q := range []string{"const", "volatile", "&&", "&", "noexcept"} {
-			if strings.HasSuffix(trimmed, q) {
-				trimmed, cut = trimmed[:len(trimmed)-len(q)], true
-				break
-			}
-		}
-		if !cut {
-			end = len(trimmed)
-			break
-		}
-		end = len(trimmed)
-	}
-	if end == 0 || name[end-1] != ')' {
+	head := qualifiers.ReplaceAllString(name, "")
+	if !strings.HasSuffix(head, ")") {
 		return name
 	}
 	depth := 0
-	for i := end - 1; i >= 0; i-- {
-		switch name[i] {
+	for i := len(head) - 1; i > 0; i-- {
+		switch head[i] {
 		case ')':
 			depth++
 		case '(':
-			depth--
-			if depth == 0 {
-				if i == 0 {
-					return name
-				}
-				return name[:i]
+			if depth--; depth == 0 {
+				return head[:i]
 			}
 		}
 	}
 	return name
 }
+
+// qualifiers are what lldb writes after a C++ method's parameter list.
+var qualifiers = regexp.MustCompile(`(\s*(const|volatile|noexcept|&&|&))+$`)

@@ -30,13 +30,9 @@ const (
 type goPanics struct{ panics, recovers int }
 
 // isGoPanic, isGoRecover report a stop at those breakpoints.
-func (rec *bpRecorder) isGoPanic(st *Stop) bool {
-	return rec.goPanics.panics != 0 && hits(st, map[int]bool{rec.goPanics.panics: true})
-}
+func (rec *bpRecorder) isGoPanic(st *Stop) bool { return hitsID(st, rec.goPanics.panics) }
 
-func (rec *bpRecorder) isGoRecover(st *Stop) bool {
-	return rec.goPanics.recovers != 0 && hits(st, map[int]bool{rec.goPanics.recovers: true})
-}
+func (rec *bpRecorder) isGoRecover(st *Stop) bool { return hitsID(st, rec.goPanics.recovers) }
 
 // goPanicked holds a panic until a recover or the program's end, and lets
 // the program go on. Its value is read at the recover: gopanic's argument
@@ -44,16 +40,22 @@ func (rec *bpRecorder) isGoRecover(st *Stop) bool {
 // data"), and the panic is not linked to the goroutine yet.
 func (rec *bpRecorder) goPanicked(ctx context.Context, r *connection, threadID int) {
 	rec.thread(threadID).thrown = rec.held(ctx, r, threadID, "panic", "")
-	rec.resume(ctx, r, threadID, stepNone)
+	rec.continueHolding(ctx, r, threadID)
 }
 
 // goRecovered records a held panic as handled by the call whose deferred
 // closure recovers it, when that call is one the recording holds.
 func (rec *bpRecorder) goRecovered(ctx context.Context, r *connection, threadID int) {
-	tc := rec.thread(threadID)
+	// recover() runs where no panic is held too (the testing package's
+	// runner calls it after every test): nothing is read then.
+	tc := rec.threads[threadID]
+	if tc == nil || tc.thrown == nil {
+		rec.resume(ctx, r, threadID, stepNone)
+		return
+	}
 	x := tc.thrown
 	frames, _ := recordedStack(ctx, r, threadID, 0, 2)
-	if x == nil || len(frames) < 2 {
+	if len(frames) < 2 {
 		rec.resume(ctx, r, threadID, stepNone)
 		return
 	}

@@ -18,9 +18,7 @@ import (
 const rustPanicCleanup = "__rust_panic_cleanup"
 
 // isRustCatch reports a stop at the catch_unwind breakpoint.
-func (rec *bpRecorder) isRustCatch(st *Stop) bool {
-	return rec.rustCatch != 0 && hits(st, map[int]bool{rec.rustCatch: true})
-}
+func (rec *bpRecorder) isRustCatch(st *Stop) bool { return hitsID(st, rec.rustCatch) }
 
 // rustPanicked holds a Rust panic, with its message from the program's
 // output; it reports false for any other stop.
@@ -31,10 +29,7 @@ func (rec *bpRecorder) rustPanicked(ctx context.Context, r *connection, st *Stop
 	tc := rec.thread(st.ThreadID)
 	kind, msg := rec.nativeFailure(ctx, "panic", st.Description)
 	tc.thrown = rec.held(ctx, r, st.ThreadID, kind, msg)
-	if hook := r.conn.Quirks.BeforeContinue; hook != nil && tc.step != stepNone {
-		_ = hook(ctx, r.call, st.ThreadID)
-	}
-	rec.resume(ctx, r, st.ThreadID, stepNone)
+	rec.continueHolding(ctx, r, st.ThreadID)
 	return true
 }
 
@@ -65,9 +60,8 @@ func (rec *bpRecorder) unwindUnhandled() {
 		}
 		tc.thrown = nil
 		for i := len(tc.stack) - 1; i >= 0; i-- {
-			c, at := tc.stack[i], x.lines[tc.stack[i]]
-			rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"msg", x.msg}, {"line", at}, {"raised", c == x.call}}})
-			rec.out.add(recordEvent{kind: "unwind", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", at}}})
+			c := tc.stack[i]
+			rec.passed(c, x.kind, x.msg, x.lines[c], c == x.call, true)
 		}
 		tc.stack = nil
 		if rec.failed == nil {

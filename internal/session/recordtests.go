@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,6 +76,11 @@ func (s *Session) recordLaunch(ctx context.Context, cfg adapter.RecordConfig) (L
 	return spec, plan, nil
 }
 
+// hitsID reports a stop at breakpoint id (0: none).
+func hitsID(st *Stop, id int) bool {
+	return id != 0 && slices.Contains(st.HitBreakpointIDs, id)
+}
+
 // hits reports a stop at one of the breakpoints of ids.
 func hits(st *Stop, ids map[int]bool) bool {
 	for _, id := range st.HitBreakpointIDs {
@@ -132,7 +138,7 @@ func (rec *bpRecorder) testFailed(ctx context.Context, r *connection, threadID i
 		if c == inner {
 			fail.line = line
 		}
-		rec.out.add(recordEvent{kind: "exc", call: c.id, fields: []field{{"id", c.id}, {"type", testFailureType}, {"msg", fail.msg}, {"line", line}, {"raised", c == inner}}})
+		rec.passed(c, testFailureType, fail.msg, line, c == inner, false)
 	}
 	if test := tc.stack[0]; test.failure == nil {
 		test.failure = &fail
