@@ -80,6 +80,10 @@ func TestStopAtARecordedCallStopsLiveInThatCall(t *testing.T) {
 			if !strings.Contains(snap.obj("data").obj("stopAt").str("event"), "x=3") {
 				t.Errorf("the answer names the event it reached: %v", snap["data"])
 			}
+			// The recorded run printed its results; the live one has not yet.
+			if out := snap.str("output"); strings.Contains(out, "11") {
+				t.Errorf("the live stop shows the recorded run's output as its own: %q", out)
+			}
 		})
 	}
 }

@@ -307,6 +307,10 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	s.lastValues, s.shownLocals = nil, nil
 	since := s.gen
 	launchOutput := s.out.Cursor()
+	// Nor is earlier output this run's: what a recorded run or an ended
+	// one printed stays readable with get_output, but an answer of this
+	// run shows only what this run printed.
+	s.snapCursor = max(s.snapCursor, launchOutput)
 	mappings := s.spec.pathMappings()
 	s.mu.Unlock()
 
