@@ -150,6 +150,11 @@ func TestRecordToolGoRecoveredPanicNamesWhereRaisedAndRecovered(t *testing.T) {
 	if err != nil || !strings.Contains(string(page), `"function":"main.lineQty","rows":[[3,2,`) {
 		t.Errorf("calls 2 and 3 (id, caller, …), want lineQty #3 called by qtyOrZero #2: %s", page)
 	}
+	// return lineQty(text): qtyOrZero returns what that call returned.
+	qty := rows(t, h.ok("query_recording", map[string]any{"recordingId": res.str("recordingId"), "calls": "qtyOrZero"}))
+	if len(qty) != 3 || !strings.HasSuffix(qty[0], `"3"]`) || !strings.HasSuffix(qty[2], `"4"]`) {
+		t.Errorf("qtyOrZero's calls (id, text, return), want the first returning 3 and the last 4: %v", qty)
+	}
 }
 
 // A C program that fails an assertion three calls deep, recorded through

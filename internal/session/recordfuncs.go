@@ -46,6 +46,10 @@ type returnSite struct {
 	line    int
 	results []string // the result expressions, or a naked return's names
 	calls   bool     // a result calls a function: its value is unknown
+	// callee is the function a lone result calls (return f(x), with
+	// arguments that call nothing): the call returns what that call of
+	// it returns.
+	callee string
 }
 
 // goUserFunctions lists the functions and methods declared in the Go
@@ -215,6 +219,9 @@ func goReturnSites(fset *token.FileSet, src []byte, fd *ast.FuncDecl) []returnSi
 					site.calls = site.calls || callsAnything(e)
 				}
 			}
+			if len(n.Results) == 1 {
+				site.callee = calleeName(n.Results[0])
+			}
 			sites = append(sites, site)
 		}
 		return true
@@ -223,6 +230,23 @@ func goReturnSites(fset *token.FileSet, src []byte, fd *ast.FuncDecl) []returnSi
 		sites = append(sites, returnSite{line: fset.Position(fd.Body.Rbrace).Line})
 	}
 	return sites
+}
+
+// calleeName is the name of the function e calls, when e is one call
+// whose function and arguments call nothing else: f(x), r.m(x),
+// pkg.F(x); "" otherwise.
+func calleeName(e ast.Expr) string {
+	call, ok := e.(*ast.CallExpr)
+	if !ok || callsAnything(call.Fun) || slices.ContainsFunc(call.Args, callsAnything) {
+		return ""
+	}
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		return fn.Name
+	case *ast.SelectorExpr:
+		return fn.Sel.Name
+	}
+	return ""
 }
 
 func callsAnything(e ast.Expr) bool {

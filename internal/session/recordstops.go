@@ -54,6 +54,11 @@ type activeCall struct {
 	// returnLine is the return statement a Go call is returning from,
 	// once its stop there has passed and its results' calls run.
 	returnLine int
+	// returnsCall names the function whose result the call returns as
+	// its own (return f(x)), and returned is that value once the call of
+	// it made by the return statement has returned.
+	returnsCall string
+	returned    any
 	// inlined counts the frames of code inlined into the call's function
 	// that were above it at its breakpoint: each takes a step out of its
 	// own before the step out of the call.
@@ -247,7 +252,7 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 		// The results call functions, which run after this stop: the
 		// call goes on as their caller, and is closed at its line by the
 		// next stop outside it (closeAbove).
-		c.returnLine = at.site.line
+		c.returnLine, c.returnsCall = at.site.line, at.site.callee
 		return
 	}
 	var value any
@@ -262,6 +267,7 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 		}
 	}
 	rec.endCall(c, value, at.site.line)
+	passReturned(tc.stack[:i], c, value)
 	tc.stack = tc.stack[:i]
 	if c.lines {
 		tc.step = stepNone
@@ -273,9 +279,23 @@ func (rec *bpRecorder) returning(ctx context.Context, r *connection, threadID in
 // from one whose results called functions (returnLine).
 func (rec *bpRecorder) closeAbove(tc *threadCalls, i int) {
 	for j := len(tc.stack) - 1; j > i; j-- {
-		rec.endCall(tc.stack[j], nil, tc.stack[j].returnLine)
+		c := tc.stack[j]
+		rec.endCall(c, c.returned, c.returnLine)
+		passReturned(tc.stack[:j], c, c.returned)
 	}
 	tc.stack = tc.stack[:i+1]
+}
+
+// passReturned gives an ended call's value to its caller, the last of
+// callers, when the caller returns it as its own (return f(x)).
+func passReturned(callers []*activeCall, c *activeCall, value any) {
+	if len(callers) == 0 || value == nil {
+		return
+	}
+	caller := callers[len(callers)-1]
+	if caller.returnLine != 0 && caller.returnsCall != "" && caller.returnsCall == c.fn[strings.LastIndex(c.fn, ".")+1:] {
+		caller.returned = value
+	}
 }
 
 // evaluate is an expression's value in a frame, as a recording value.
