@@ -8,6 +8,8 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
+require github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
+
 require (
 	github.com/coder/websocket v1.8.15
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -227,24 +227,25 @@ func TestRecordToolCppExceptionNamesThePathWithValues(t *testing.T) {
 }
 
 // A C++ program whose exceptions are caught two calls up: each throw is
-// recorded where it was thrown — by the user's code, or by the library
-// (std::stoi) into the user's call — the call between unwound by it, and
-// the catch in the handler's call, which returns normally.
+// recorded, with the type thrown, where it was thrown — by the user's
+// code, or by the library (std::stoi) into the user's call — the call
+// between unwound by it, and the catch in the handler's call, which
+// returns normally.
 func TestRecordToolCppCaughtExceptionsNameWhereThrownAndCaught(t *testing.T) {
 	testenv.RequireAdapter(t, "cpp")
 	h := newHarness(t)
 	program := filepath.Join(repoRoot(t), "testdata", "record", "cpp", "orders.cpp")
 	res, rep := h.recordIn("cpp", map[string]any{"scriptPath": program, "cwd": filepath.Dir(program)})
 	want := []string{
-		"C++ exception raised in shop::parse_qty (orders.cpp:14), caught in shop::qty_or_zero (orders.cpp:29)",
-		"C++ exception raised in shop::parse_qty (orders.cpp:16), caught in shop::qty_or_zero (orders.cpp:29)",
+		"std::invalid_argument raised in shop::parse_qty (orders.cpp:14), caught in shop::qty_or_zero (orders.cpp:29)",
+		"std::invalid_argument raised in shop::parse_qty (orders.cpp:16), caught in shop::qty_or_zero (orders.cpp:29)",
 	}
 	if rep.str("outcome") != "exited with code 0" || strings.Join(strs(rep["swallowed"]), "\n") != strings.Join(want, "\n") {
 		t.Errorf("outcome and swallowed exceptions: %v\nwant swallowed:\n%s", rep, strings.Join(want, "\n"))
 	}
 	id := res.str("recordingId")
 	lineQty := rows(t, h.ok("query_recording", map[string]any{"recordingId": id, "calls": "line_qty"}))
-	if len(lineQty) != 4 || !strings.HasSuffix(lineQty[0], `"3"]`) || !strings.Contains(lineQty[1], `{"line":21,"raised":"C++ exception"}`) ||
+	if len(lineQty) != 4 || !strings.HasSuffix(lineQty[0], `"3"]`) || !strings.Contains(lineQty[1], `{"line":21,"raised":"std::invalid_argument"}`) ||
 		!strings.Contains(lineQty[2], `"raised"`) || !strings.HasSuffix(lineQty[3], `"4"]`) {
 		t.Errorf("line_qty's calls, the second and third unwound at line 21: %v", lineQty)
 	}

@@ -10,11 +10,18 @@ package session
 // ends the program (std::terminate, SIGABRT), which exception records.
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/google/go-dap"
+	"github.com/ianlancetaylor/demangle"
 )
 
 // cppThrow, cppCatch are lldb-dap's C++ exception breakpoint filters, and
@@ -24,8 +31,9 @@ const (
 	cppCatch = "cpp_catch"
 )
 
-// cppExceptionType names a C++ exception whose type the stop does not say
-// (lldb-dap's exceptionInfo for a throw says only "C++ Throw").
+// cppExceptionType names a C++ exception whose type could not be read
+// (lldb-dap's exceptionInfo for a throw says only "C++ Throw";
+// thrownType reads it from the runtime's arguments).
 const cppExceptionType = "C++ exception"
 
 // thrownException is a throw not yet caught: the recorded call it was
@@ -85,8 +93,68 @@ func (rec *bpRecorder) thrown(ctx context.Context, r *connection, threadID int, 
 	if x := tc.thrown; x != nil {
 		frames, _ := recordedStack(ctx, r, threadID, 0, 2)
 		x.inUserCode = len(frames) > 1 && frames[1].Name == x.call.fn
+		if x.kind == cppExceptionType && len(frames) > 0 {
+			x.kind = cmp.Or(thrownType(ctx, r, frames[0].Id), x.kind)
+		}
 	}
 	rec.continueHolding(ctx, r, threadID)
+}
+
+// maxTypeName bounds the mangled type name read at a throw.
+const maxTypeName = 512
+
+// thrownType is the type a thread stopped at the entry of __cxa_throw
+// throws, as C++ writes it (std::invalid_argument); "" when it cannot be
+// read. By the Itanium C++ ABI the throw's second argument is the type's
+// std::type_info, whose mangled name is pointed to by its second word.
+// The C++ runtime has no debug information, so the argument is read from
+// its register ($arg2) and the rest with readMemory: lldb-dap answered a
+// cast expression on it (an evaluation needing the expression compiler)
+// not at all.
+func thrownType(ctx context.Context, r *connection, frameID int) string {
+	var arg dap.EvaluateResponseBody
+	if err := r.call(ctx, "evaluate", map[string]any{"expression": "$arg2", "frameId": frameID, "context": "watch"}, &arg); err != nil {
+		return ""
+	}
+	typeInfo, err := strconv.ParseUint(strings.TrimPrefix(arg.Result, "0x"), 16, 64)
+	// lldb writes a register's value with all its digits: two per byte.
+	wordSize := (len(arg.Result) - len("0x")) / 2
+	if err != nil || wordSize != 4 && wordSize != 8 {
+		return ""
+	}
+	word, err := readTarget(ctx, r, typeInfo+uint64(wordSize), wordSize)
+	if err != nil || len(word) != wordSize {
+		return ""
+	}
+	// Little-endian: x86-64 and arm64, where lldb-dap and the Itanium
+	// ABI meet.
+	namePtr := uint64(binary.LittleEndian.Uint32(word))
+	if wordSize == 8 {
+		namePtr = binary.LittleEndian.Uint64(word)
+	}
+	text, err := readTarget(ctx, r, namePtr, maxTypeName)
+	end := bytes.IndexByte(text, 0)
+	if err != nil || end <= 0 {
+		return ""
+	}
+	// A mangled type, without the _Z of a symbol (GCC marks a type local
+	// to a file with a leading *): demangled as the symbol of the type's
+	// name string.
+	mangled := strings.TrimPrefix(string(text[:end]), "*")
+	name, err := demangle.ToString("_ZTS"+mangled, demangle.NoClones)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(name, "typeinfo name for ")
+}
+
+// readTarget reads up to n bytes of the program's memory at address.
+func readTarget(ctx context.Context, r *connection, address uint64, n int) ([]byte, error) {
+	var body dap.ReadMemoryResponseBody
+	if err := r.call(ctx, "readMemory", map[string]any{"memoryReference": fmt.Sprintf("0x%x", address), "count": n}, &body); err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(body.Data)
 }
 
 // continueHolding lets a thread stopped where an exception or a panic is
