@@ -169,7 +169,7 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	}
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,
-		Anchor: bp.Anchor, Condition: unlessAsked(bp.Condition, a.Condition), HitCondition: unlessAsked(bp.HitCondition, a.HitCondition), LogMessage: unlessAsked(bp.LogMessage, a.LogMessage),
+		Anchor: bp.Anchor, Condition: unlessAsked(bp.Condition, a.Condition), HitCondition: unlessAsked(bp.HitCondition, a.HitCondition), LogMessage: bp.LogMessage,
 		Collect: bp.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: joinWarnings(res.Warning, sess.UnmappedNote(ctx, bp.File)), Context: res.Context,
 	}, nil
 }

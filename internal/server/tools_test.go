@@ -183,6 +183,11 @@ func TestConditionalHitAndLogBreakpoints(t *testing.T) {
 
 	id = h.session()
 	lp := h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 2, "logMessage": "item is {item}"})
+	// The reference's answer carries the logpoint's message: its own e2e
+	// test of logpoints reads it there.
+	if lp.str("logMessage") != "item is {item}" {
+		t.Errorf("set_breakpoint's answer names the logpoint's message: %v", lp)
+	}
 	if listed := h.ok("list_breakpoints", map[string]any{"sessionId": id}); listed.list("breakpoints")[0].str("logMessage") != "item is {item}" {
 		t.Errorf("the logpoint's message: %v (set: %v)", listed, lp)
 	}
