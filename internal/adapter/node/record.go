@@ -72,8 +72,13 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	}
 	line := []string{"--expose-internals", "--require", filepath.Join(dir, "recorder.js")}
 	if cfg.Test != nil {
+		// The recording's reporter prints nothing, but needs a
+		// destination: a file of the run's own, because Node 24 syncs a
+		// file destination at the end and fsync of /dev/null fails
+		// (EINVAL), an uncaught error that the recording took for the
+		// run's outcome.
 		line = append(line, "--test-reporter=spec", "--test-reporter-destination=stdout",
-			"--test-reporter="+filepath.Join(dir, "reporter.mjs"), "--test-reporter-destination="+os.DevNull)
+			"--test-reporter="+filepath.Join(dir, "reporter.mjs"), "--test-reporter-destination="+filepath.Join(dir, "reporter.out"))
 	}
 	line = append(append(append(line, run.options...), run.program), cfg.Args...)
 	cmd := exec.CommandContext(ctx, found.path, line...)

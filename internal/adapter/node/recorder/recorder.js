@@ -352,8 +352,7 @@ function frameLine(call, e, seen) {
   if (!types.isNativeError(e)) return 0;
   if (!seen) seen = { frames: undefined, call: 0, line: 0, fid: -1 };
   if (seen.frames === undefined) {
-    const d = own(e, 'stack');
-    const text = d && typeof d.value === 'string' ? d.value : '';
+    const text = stackText(e);
     seen.frames = [];
     for (const m of text.matchAll(/\(?((?:file:\/\/)?[^\s()]+):(\d+):\d+\)?$/gm)) seen.frames.push({ file: m[1].replace(/^file:\/\//, ''), line: Number(m[2]) });
     if (!exceptions.has(e)) exceptions.set(e, seen);
@@ -361,6 +360,23 @@ function frameLine(call, e, seen) {
     if (seen.fid >= 0) nextFrame(seen.frames, seen.fid);
   }
   return nextFrame(seen.frames, call.fid);
+}
+
+// stackText is e's stack trace as V8 wrote it: a data property up to
+// Node 22, an accessor of e's own from Node 24 (V8's own getter, called
+// only when it is native code: never a getter the program defined).
+const functionText = Function.prototype.toString;
+function stackText(e) {
+  const d = own(e, 'stack');
+  if (!d) return '';
+  if (typeof d.value === 'string') return d.value;
+  if (typeof d.get !== 'function' || !functionText.call(d.get).includes('[native code]')) return '';
+  try {
+    const text = d.get.call(e);
+    return typeof text === 'string' ? text : '';
+  } catch {
+    return '';
+  }
 }
 
 // nextFrame takes frames up to the first in function fid's lines and
