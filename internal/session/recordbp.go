@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -162,35 +161,29 @@ func (s *Session) armRecorder(ctx context.Context, rec *bpRecorder, funcs []user
 		s.mu.Unlock()
 		return errorf("start over", "the program ended before it could be recorded")
 	}
+	// internalFunction sets a breakpoint of the recording's own, never
+	// shown to the agent, on a function, and returns its id.
+	internalFunction := func(name string) int {
+		fb := &FunctionBreakpoint{FunctionName: name, internal: true}
+		s.bps.addFunction(fb)
+		return fb.ID
+	}
 	if plan != nil {
 		rec.tests = newRecordedTests()
-		for _, name := range append(slices.Clone(plan.FunctionBreakpoints), goTestLog) {
-			fb := &FunctionBreakpoint{FunctionName: name, internal: true}
-			s.bps.addFunction(fb)
-			if name == goTestLog {
-				rec.tests.logs[fb.ID] = true
-			} else {
-				rec.tests.failures[fb.ID] = true
-			}
+		for _, name := range plan.FunctionBreakpoints {
+			rec.tests.failures[internalFunction(name)] = true
 		}
+		rec.tests.logs[internalFunction(goTestLog)] = true
 	}
-	if s.Language.ID == "rust" {
-		fb := &FunctionBreakpoint{FunctionName: rustPanicCleanup, internal: true}
-		s.bps.addFunction(fb)
-		rec.rustCatch = fb.ID
-	}
-	if s.Language.ID == "go" {
-		for name, id := range map[string]*int{goPanic: &rec.goPanics.panics, goRecover: &rec.goPanics.recovers} {
-			fb := &FunctionBreakpoint{FunctionName: name, internal: true}
-			s.bps.addFunction(fb)
-			*id = fb.ID
-		}
+	switch s.Language.ID {
+	case "rust":
+		rec.rustCatch = internalFunction(rustPanicCleanup)
+	case "go":
+		rec.goPanics = goPanics{panics: internalFunction(goPanic), recovers: internalFunction(goRecover)}
 	}
 	files := map[string]bool{}
 	for _, f := range funcs {
-		fb := &FunctionBreakpoint{FunctionName: f.name, internal: true}
-		s.bps.addFunction(fb)
-		rec.breakpoints[fb.ID] = true
+		rec.breakpoints[internalFunction(f.name)] = true
 		for _, site := range f.returns {
 			bp := &Breakpoint{File: s.bps.canonical(f.file), internal: true}
 			s.bps.addLine(bp)

@@ -130,7 +130,9 @@ func thrownType(ctx context.Context, r *connection, frameID int) string {
 	// ABI meet.
 	namePtr := uint64(binary.LittleEndian.Uint32(word))
 	if wordSize == 8 {
-		namePtr = binary.LittleEndian.Uint64(word)
+		// libc++ on arm64 Apple marks a type_info whose name is not
+		// unique with the pointer's top bit.
+		namePtr = binary.LittleEndian.Uint64(word) &^ (1 << 63)
 	}
 	text, err := readTarget(ctx, r, namePtr, maxTypeName)
 	end := bytes.IndexByte(text, 0)
@@ -196,13 +198,21 @@ func (rec *bpRecorder) caught(ctx context.Context, r *connection, threadID int) 
 // at line: raised, propagated into each call on the way and ending it,
 // caught by the handler's call. The calls it ended leave the stack.
 func (rec *bpRecorder) handled(tc *threadCalls, x *thrownException, handler, line int) {
-	for i := len(tc.stack) - 1; i >= handler; i-- {
-		c := tc.stack[i]
-		rec.passed(c, x.kind, x.msg, x.lines[c], c == x.call, i > handler)
-	}
+	rec.propagate(tc, x, handler)
 	c := tc.stack[handler]
 	rec.out.add(recordEvent{kind: "catch", call: c.id, fields: []field{{"id", c.id}, {"type", x.kind}, {"line", line}}})
 	tc.stack = tc.stack[:handler+1]
+}
+
+// propagate records a held exception raised in its call and passing
+// into each of the thread's recorded calls down to index handler, ending
+// each call above it (every one, for a handler of -1: nothing handles
+// it).
+func (rec *bpRecorder) propagate(tc *threadCalls, x *thrownException, handler int) {
+	for i := len(tc.stack) - 1; i >= max(handler, 0); i-- {
+		c := tc.stack[i]
+		rec.passed(c, x.kind, x.msg, x.lines[c], c == x.call, i > handler)
+	}
 }
 
 // held is a thrownException for the innermost recorded call of a thread

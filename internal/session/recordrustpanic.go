@@ -59,10 +59,7 @@ func (rec *bpRecorder) unwindUnhandled() {
 			continue
 		}
 		tc.thrown = nil
-		for i := len(tc.stack) - 1; i >= 0; i-- {
-			c := tc.stack[i]
-			rec.passed(c, x.kind, x.msg, x.lines[c], c == x.call, true)
-		}
+		rec.propagate(tc, x, -1)
 		tc.stack = nil
 		if rec.failed == nil {
 			rec.failed = &failure{kind: x.kind, msg: x.msg}

@@ -323,7 +323,12 @@ function h(call, e, line) {
 function raised(call, e, line) {
   lastException = e;
   if (e !== null && (typeof e === 'object' || typeof e === 'function')) exceptions.set(e, { frames: undefined, call: call.id, line, fid: call.fid });
-  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":true}\n`);
+  excEvent(call, e, line, true);
+}
+
+// excEvent writes e raised in call at line, or passing into it.
+function excEvent(call, e, line, isRaised) {
+  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":${isRaised}}\n`);
 }
 
 // crossing records e passing through call (once per call) and returns
@@ -340,7 +345,7 @@ function crossing(call, e) {
   seen.call = call.id;
   seen.line = line;
   lastException = e;
-  emit(`{"k":"exc","t":${nowText()},"id":${int(call.id)},"type":${JSON.stringify(excType(e))},"msg":${JSON.stringify(excMessage(e))},"line":${line},"raised":false}\n`);
+  excEvent(call, e, line, false);
   return line;
 }
 
