@@ -19,6 +19,9 @@ import (
 // a number or boolean for a string, and null for "not given". Integers are
 // left to Int, which takes numeric strings.
 func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema) (json.RawMessage, error) {
+	if err := checkArgNames(json.NewDecoder(bytes.NewReader(raw)), in); err != nil {
+		return nil, err
+	}
 	var args map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return nil, fmt.Errorf("the arguments must be a JSON object, not %s", jsonKind(raw))
@@ -47,6 +50,65 @@ func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema) (json.RawMessage,
 		return raw, nil
 	}
 	return json.Marshal(args)
+}
+
+// checkArgNames refuses arguments that name one thing twice: a key given
+// twice, or a key that differs from a declared argument only in case
+// ("sessionid", "SessionID", "ſessionId"). Go's decoder takes either,
+// case-insensitively, one of them winning by order, so two readers of such
+// arguments (the ownership check, the handler) could each see a different
+// session; with these refused, every reader sees the one value given. It
+// walks the value dec reads, nested objects against their own schemas.
+func checkArgNames(dec *json.Decoder, schema *jsonschema.Schema) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("the arguments are not valid JSON: %w", err)
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			keyTok, err := dec.Token()
+			if err != nil {
+				return fmt.Errorf("the arguments are not valid JSON: %w", err)
+			}
+			key, _ := keyTok.(string)
+			if seen[key] {
+				return fmt.Errorf("argument %q is given twice; give it once", key)
+			}
+			seen[key] = true
+			var prop *jsonschema.Schema
+			if schema != nil {
+				prop = schema.Properties[key]
+				if prop == nil {
+					for name := range schema.Properties {
+						if strings.EqualFold(name, key) {
+							return fmt.Errorf("argument %q is not %q: argument names are case-sensitive; give %s once, spelled so", key, name, name)
+						}
+					}
+				}
+			}
+			if err := checkArgNames(dec, prop); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // the closing brace
+	case json.Delim('['):
+		var item *jsonschema.Schema
+		if schema != nil {
+			item = schema.Items
+		}
+		for dec.More() {
+			if err := checkArgNames(dec, item); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	if err != nil {
+		return fmt.Errorf("the arguments are not valid JSON: %w", err)
+	}
+	return nil
 }
 
 // asDeclared returns value converted to the declared JSON type, nil when it

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 	"time"
 
@@ -91,27 +90,19 @@ func (s *Server) observe(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// observeCall refuses a call on another client's debug session and adds
-// the call to the timeline; the handlers that create sessions record their
-// owner (own).
+// observeCall adds a tool call to the timeline and forgets a closed
+// session's owner. The ownership check is the tool's own (addTool), made
+// on the arguments its handler decoded, which the handler notes here:
+// the call's arguments are never read a second way.
 func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method string, req *mcp.CallToolRequest) (mcp.Result, error) {
 	start := time.Now()
 	client := ""
 	if req.Session != nil {
 		client = req.Session.ID()
 	}
-	var args struct {
-		SessionID string `json:"sessionId"`
-	}
-	_ = json.Unmarshal(req.Params.Arguments, &args)
-	entry := ToolCall{Time: start, Client: shortID(client), Tool: req.Params.Name, SessionID: args.SessionID}
-	var res mcp.Result
-	var err error
-	if refusal := s.refuse(client, req.Params.Name, args.SessionID); refusal != nil {
-		res = refusal
-	} else {
-		res, err = next(ctx, method, req)
-	}
+	decided := &decidedSession{}
+	res, err := next(context.WithValue(ctx, decidedKey{}, decided), method, req)
+	entry := ToolCall{Time: start, Client: shortID(client), Tool: req.Params.Name, SessionID: decided.id}
 	entry.Millis = float64(time.Since(start).Microseconds()) / 1000
 	entry.OK = err == nil
 	if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
@@ -126,12 +117,12 @@ func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method
 		entry.Error = body.Error
 		if req.Params.Name == "close_debug_session" && !r.IsError {
 			s.obs.mu.Lock()
-			delete(s.obs.owners, args.SessionID)
+			delete(s.obs.owners, decided.id)
 			s.obs.mu.Unlock()
-			s.unexpose(args.SessionID)
-			s.stopOutputWatch(args.SessionID)
+			s.unexpose(decided.id)
+			s.stopOutputWatch(decided.id)
 		}
-		if (req.Params.Name == "create_debug_session" || req.Params.Name == "debug_test" && args.SessionID == "") && !r.IsError && body.SessionID != "" {
+		if (req.Params.Name == "create_debug_session" || req.Params.Name == "debug_test" && decided.id == "") && !r.IsError && body.SessionID != "" {
 			entry.SessionID = body.SessionID
 		}
 	}
@@ -142,20 +133,21 @@ func (s *Server) observeCall(ctx context.Context, next mcp.MethodHandler, method
 	return res, err
 }
 
-// refuse returns the failure for a call by client on a debug session it
-// may not drive, nil when it may.
-func (s *Server) refuse(client, tool, sessionID string) *mcp.CallToolResult {
+// decidedSession is the sessionId a tool's handler decoded from the
+// call's arguments, passed back to observeCall through the context.
+type decidedSession struct{ id string }
+
+type decidedKey struct{}
+
+// decideOwner notes the session a tool call names and refuses it when
+// the caller may not drive it: the one check every tool passes, made on
+// the arguments the handler will use.
+func (s *Server) decideOwner(ctx context.Context, tool, sessionID string) error {
+	if d, ok := ctx.Value(decidedKey{}).(*decidedSession); ok {
+		d.id = sessionID
+	}
 	// Sharing stays the owner's decision, shared or not.
-	err := s.checkOwner(client, sessionID, tool == "share_debug_session")
-	if err == nil {
-		return nil
-	}
-	body, _ := marshalAnswer(failure{Error: err.Error(), Hint: foreignHint})
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		StructuredContent: json.RawMessage(body),
-		IsError:           true,
-	}
+	return s.checkOwner(callerOf(ctx).client, sessionID, tool == "share_debug_session")
 }
 
 // foreignHint is what a client refused another's session can do instead.
@@ -177,7 +169,7 @@ func (s *Server) checkOwner(client, sessionID string, ownerOnly bool) error {
 	if !ok || o.client == "" || o.client == client || (o.shared && !ownerOnly) {
 		return nil
 	}
-	return fmt.Errorf("debug session %s belongs to another client; only the client that created it can use it", sessionID)
+	return userError(foreignHint, "debug session %s belongs to another client; only the client that created it can use it", sessionID)
 }
 
 // closeMirrors stops every IDE mirror, for the server's end.

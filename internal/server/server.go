@@ -237,8 +237,11 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 				err = decodeError(json.Unmarshal(raw, args))
 			}
 			if err != nil {
-				callErr = userError("check the argument types against the tool's input schema", "invalid arguments for %s: %v", name, err)
+				callErr = userError("check the argument names and types against the tool's input schema", "invalid arguments for %s: %v", name, err)
 			}
+		}
+		if callErr == nil {
+			callErr = s.decideOwner(ctx, name, sessionIDOf(args))
 		}
 		if callErr == nil {
 			var res *Out
