@@ -61,7 +61,7 @@ func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapte
 	maps.Copy(args, cfg.Extra)
 	mapRemoteRoots(args, cfg.PathMappings)
 	mapPaths(args)
-	opts := transportOptions{dialect: d, pauseAfterConfiguration: cfg.StopOnEntry && !d.pausesOnAttach, resumeAttachStop: !cfg.StopOnEntry}
+	opts := transportOptions{dialect: d, attach: true, pauseAfterConfiguration: cfg.StopOnEntry && !d.pausesOnAttach, resumeAttachStop: !cfg.StopOnEntry}
 	return &adapter.Connection{
 		Transport: newTransport(conn, cfg.Logger, opts),
 		Request:   "attach",

@@ -81,6 +81,26 @@ type transport struct {
 	// attachStop: configurationDone went out with resumeAttachStop and
 	// no stop has come since, nor a pause from the session.
 	attachStop bool
+	// configuring: the transport serves an attach and configurationDone
+	// has not gone out. Before 1.6, rdbg suspends a running program when
+	// a client connects and again on attach (SIGURG), and says so in
+	// pause stops before the configuration is done (the first before the
+	// attach request is even sent); the stop it reports after
+	// configurationDone is the same suspension, and the only one the
+	// session must know of.
+	configuring bool
+	// owedTrapStop: before 1.6, attach signals a program (SIGURG) that the
+	// connection's pause has already suspended inside its trap handler;
+	// Ruby runs the second trap when the program resumes, and rdbg reports
+	// one more pause stop that nobody asked for. It is consumed, and the
+	// program resumed again as it last was (lastResume).
+	owedTrapStop bool
+	// trapArmed: the owed trap stop's program has been resumed since, so
+	// the next pause stop is it.
+	trapArmed bool
+	// lastResume is the last request that resumed the program (continue or
+	// a step), for resuming it again past the owed trap stop.
+	lastResume *message
 	frameID    int                       // a frame of the current stop, 0 if none known
 	sent       map[string]map[int]string // file -> line -> condition, as rdbg has them
 	toDelete   map[string][]int          // removals waiting for a stop
@@ -99,6 +119,9 @@ type transportOptions struct {
 	// resumeAttachStop continues past the stop rdbg reports on attach
 	// (attach without stopOnEntry).
 	resumeAttachStop bool
+	// attach: the connection is an attach to a program already running
+	// under rdbg --open, not a launch.
+	attach bool
 }
 
 // response is what the transport reads of an answer to its own request.
@@ -121,6 +144,7 @@ func newTransport(conn net.Conn, log *slog.Logger, opts transportOptions) *trans
 		log:              log,
 		afterRead:        adapter.QuickAck(conn),
 		transportOptions: opts,
+		configuring:      opts.attach,
 		msgs:             make(chan []byte),
 		inject:           make(chan []byte, 16),
 		closed:           make(chan struct{}),
@@ -193,11 +217,17 @@ func (t *transport) pump() {
 			break
 		}
 		switch t.observe(body) {
-		case ownAnswer:
+		case ownAnswer, configurationStop:
+			t.log.Debug("rdbg message kept from the session", "msg", string(body))
 			continue
 		case attachStop:
+			t.log.Debug("rdbg attach stop continued", "msg", string(body))
 			// Not here: the pump must stay free to read the answer.
 			go t.resume()
+			continue
+		case trapStop:
+			t.log.Debug("rdbg deferred attach stop resumed", "msg", string(body))
+			go t.resumeAgain()
 			continue
 		case programEnd:
 			if ev := t.exitedEvent(); ev != nil {
@@ -270,6 +300,13 @@ const (
 	// attachStop is the stop rdbg reports on attach, which nobody asked
 	// for: consumed, and the program continued.
 	attachStop
+	// configurationStop is a pause stop during an attach's configuration
+	// (before 1.6: on connecting and on attach): consumed, the program
+	// left suspended for the stop reported after configurationDone.
+	configurationStop
+	// trapStop is the pause stop a deferred attach signal causes (see
+	// owedTrapStop): consumed, and the program resumed again.
+	trapStop
 )
 
 // message is the part of a DAP message the transport looks at.
@@ -283,9 +320,13 @@ type message struct {
 	Body       json.RawMessage `json:"body"`
 }
 
-// stopBody is the part of a stopped event the transport looks at.
-type stopBody struct {
-	Reason string `json:"reason"`
+// stopReason is a stopped event's reason, "" when body has none.
+func stopReason(body json.RawMessage) string {
+	var b struct {
+		Reason string `json:"reason"`
+	}
+	_ = json.Unmarshal(body, &b)
+	return b.Reason
 }
 
 // observe notes stops and frame ids, and says what the pump does with the
@@ -301,10 +342,18 @@ func (t *transport) observe(body []byte) verdict {
 	case m.Type == "event" && m.Event == "terminated":
 		return programEnd
 	case m.Type == "event" && m.Event == "stopped":
+		if t.configuring && stopReason(m.Body) == "pause" {
+			t.paused, t.frameID = true, 0
+			t.owedTrapStop = t.dialect.pausesOnAttach
+			return configurationStop
+		}
+		if t.trapArmed && stopReason(m.Body) == "pause" {
+			t.owedTrapStop, t.trapArmed = false, false
+			return trapStop
+		}
 		if t.attachStop {
 			t.attachStop = false
-			var b stopBody
-			if json.Unmarshal(m.Body, &b) == nil && b.Reason == "pause" {
+			if stopReason(m.Body) == "pause" {
 				return attachStop
 			}
 		}
@@ -394,13 +443,19 @@ func (t *transport) forward(frame, body []byte) error {
 		t.track(m)
 	}
 	switch {
-	case m.Command == "configurationDone" && t.resumeAttachStop:
+	case m.Command == "configurationDone":
 		t.mu.Lock()
-		t.attachStop = true
+		t.configuring = false
+		t.attachStop = t.resumeAttachStop
 		t.mu.Unlock()
 	case m.Command == "pause":
 		t.mu.Lock()
 		t.attachStop = false
+		t.mu.Unlock()
+	case resumes[m.Command]:
+		t.mu.Lock()
+		t.lastResume = &m
+		t.trapArmed = t.owedTrapStop
 		t.mu.Unlock()
 	}
 	if err := t.write(frame); err != nil {
@@ -421,10 +476,35 @@ func (t *transport) forward(frame, body []byte) error {
 func (t *transport) resume() {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
+	t.mu.Lock()
+	t.trapArmed = t.owedTrapStop
+	t.mu.Unlock()
 	if _, err := t.request("continue", map[string]any{"threadId": mainThread}, nil); err != nil {
 		t.log.Warn("rdbg: continue after attaching", "err", err)
 	}
 }
+
+// resumeAgain resumes the program past a deferred attach signal's stop,
+// as the session last resumed it (continue when it has not yet: the
+// transport's own continue past the attach stop).
+func (t *transport) resumeAgain() {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	t.mu.Lock()
+	last := t.lastResume
+	t.mu.Unlock()
+	command, args := "continue", map[string]any{"threadId": mainThread}
+	if last != nil {
+		command, args = last.Command, map[string]any{}
+		_ = json.Unmarshal(last.Arguments, &args)
+	}
+	if _, err := t.request(command, args, nil); err != nil {
+		t.log.Warn("rdbg: resuming past the deferred attach stop", "command", command, "err", err)
+	}
+}
+
+// resumes are the requests that set the program running.
+var resumes = map[string]bool{"continue": true, "next": true, "stepIn": true, "stepOut": true}
 
 // mainThread is the id rdbg gives the program's main thread (its pause
 // stops every thread whatever the id).

@@ -281,6 +281,54 @@ func TestTransportResumesTheAttachStop(t *testing.T) {
 	}
 }
 
+// rdbg before 1.6 attached to a running program (measured on 1.4.0):
+// a pause stop on connecting, before the attach request is even sent,
+// and the pause stop it reports after configurationDone, both of one
+// suspension; then, once the program runs, the pause of attach's own
+// signal, deferred until then. Without stopOnEntry the session sees none
+// of them: the program is continued past each.
+func TestTransportAbsorbsTheConnectionPausesBefore16(t *testing.T) {
+	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0"), attach: true, resumeAttachStop: true})
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.send("attach", nil)
+	f.answer(f.rdbgReads(), nil)
+	if r := f.sessionReads(); r["command"] != "attach" {
+		t.Fatalf("the session's first message is attach's answer, not the connection's pause; got %v", r)
+	}
+	f.send("configurationDone", nil)
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	cont := f.rdbgReads()
+	wantRequest(t, cont, "continue")
+	f.answer(cont, nil)
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	wantRequest(t, f.rdbgReads(), "continue")
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
+	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
+		t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
+	}
+}
+
+// With stopOnEntry the session sees one stop for the attach: the one
+// after configurationDone.
+func TestTransportReportsOneAttachStopBefore16(t *testing.T) {
+	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0"), attach: true})
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.send("attach", nil)
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.send("configurationDone", nil)
+	f.answer(f.rdbgReads(), nil)
+	if r := f.sessionReads(); r["command"] != "configurationDone" {
+		t.Fatalf("want configurationDone's answer first, got %v", r)
+	}
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	if ev := f.sessionReads(); ev["event"] != "stopped" {
+		t.Fatalf("the stop after configurationDone reaches the session; got %v", ev)
+	}
+}
+
 // A pause the session asks for is its own, even as the first stop.
 func TestTransportKeepsAnAskedPause(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.6.3"), resumeAttachStop: true})
