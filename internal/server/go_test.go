@@ -434,7 +434,7 @@ func wantNoDelveDataBreakpoints(t *testing.T, h *harness, id string) {
 	t.Helper()
 	h.fail("set_data_breakpoint", map[string]any{"sessionId": id, "expression": "total"}, "not supported by the go debug adapter")
 	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
-	if found["changed"] != true || found.str("to") != "3" || found.str("method") != "single steps" || !strings.Contains(found.str("methodReason"), "has no data breakpoints") {
+	if found["changed"] != true || found.str("to") != "3" || found.obj("changedBy").num("line") != 27 || found.str("method") != "single steps" || !strings.Contains(found.str("methodReason"), "has no data breakpoints") {
 		t.Errorf("break_on_change should step, saying the adapter has no data breakpoints: %v", found)
 	}
 }
@@ -481,14 +481,16 @@ func TestGoDataBreakpointStopsOnWrite(t *testing.T) {
 	}
 	if st := hostWatchpoints(t); !st.Usable {
 		wantWatchpointsRefused(t, h, id, st, 27)
-		return
+		t.Skip("hardware watchpoints do not fire on this host (the probe's reason above): the refusal and the stepping fallback were checked, the data breakpoint's changedBy cannot be; TestGoDataBreakpointsOffWithoutWatchpoints and session's TestWritingLocationIsTheStoresLine check the line here")
 	}
 
 	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
 	// changedBy leaves out the function it shares with the stop's location.
 	fn := cmp.Or(found.obj("changedBy").str("function"), found.obj("location").str("function"))
-	if found["changed"] != true || found.str("from") != "0" || found.str("to") != "3" || fn != "main.main" {
-		t.Errorf("break_on_change should find total 0 -> 3 in main.main: %v", found)
+	// total += weigh(i, 3) is line 27, whatever line the watchpoint's
+	// stop (just after the store) is on.
+	if found["changed"] != true || found.str("from") != "0" || found.str("to") != "3" || fn != "main.main" || found.obj("changedBy").num("line") != 27 {
+		t.Errorf("break_on_change should find total 0 -> 3 at line 27, in main.main: %v", found)
 	}
 	if found.str("method") != "data breakpoint" || found.str("methodReason") != "" {
 		t.Errorf("where watchpoints fire, break_on_change uses one: %v", found)

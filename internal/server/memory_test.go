@@ -103,18 +103,23 @@ func TestNativeDataBreakpointsOffWithoutWatchpoints(t *testing.T) {
 }
 
 // TestNativeBreakOnChangeByDataBreakpoint: where hardware watchpoints
-// fire, break_on_change uses a data breakpoint (elsewhere the agent is
-// told why not).
+// fire, break_on_change uses a data breakpoint and names the writing line
+// (elsewhere the agent is told why not). The watchpoint stops the program
+// after the store, on line 41's first instruction: changedBy must still
+// say 40, `total += weigh(i, 3)`, as the stepping fallback does.
 func TestNativeBreakOnChangeByDataBreakpoint(t *testing.T) {
 	h := newHarness(t)
 	id := h.pausedBeforeTotalChanges("c", nativeProgram(t, "c", "loop.c"), "", 40)
 	if st := hostWatchpoints(t); !st.Usable {
 		wantWatchpointsRefused(t, h, id, st, 40)
-		return
+		t.Skip("hardware watchpoints do not fire on this host (the probe's reason above): the refusal and the stepping fallback were checked, the data breakpoint's changedBy cannot be; TestNativeDataBreakpointsOffWithoutWatchpoints and session's TestWritingLocationIsTheStoresLine check the line here")
 	}
 	found := h.ok("break_on_change", map[string]any{"sessionId": id, "expression": "total"})
-	if found["changed"] != true || found.str("from") != "0" || found.str("to") != "3" || found.obj("changedBy").str("function") != "main" {
-		t.Errorf("break_on_change should find total 0 -> 3 in main: %v", found)
+	// changedBy leaves out the file and function it shares with the
+	// stop's location.
+	fn := cmp.Or(found.obj("changedBy").str("function"), found.obj("location").str("function"))
+	if found["changed"] != true || found.str("from") != "0" || found.str("to") != "3" || fn != "main" || found.obj("changedBy").num("line") != 40 {
+		t.Errorf("break_on_change should find total 0 -> 3 at line 40, in main: %v", found)
 	}
 	if found.str("method") != "data breakpoint" || found.str("methodReason") != "" {
 		t.Errorf("where watchpoints fire, break_on_change uses one: %v", found)

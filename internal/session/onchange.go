@@ -49,8 +49,8 @@ type ChangeResult struct {
 	MethodReason string
 	Steps        int
 	// ChangedBy is the line that was running when the value changed: the
-	// line stepped over when stepping, the writing line for a data
-	// breakpoint.
+	// line stepped over when stepping, the line of the writing instruction
+	// for a data breakpoint (which stops after it, on the next line's).
 	ChangedBy *Location
 	// Why explains a search that ended without a change.
 	Why string
@@ -196,21 +196,21 @@ func (s *Session) changeByDataBreakpoint(ctx context.Context, r *connection, st 
 		if res.Why != "" {
 			break
 		}
-		res.ChangedBy = locationOf(cur)
 		now, nowErr := "", errors.New("the frame returned")
 		if id, ok := target.frameIn(ctx, r, cur); ok {
 			now, nowErr = evalRaw(ctx, r, id, req.Expression)
 		}
 		switch {
+		case nowErr == nil && now != before && cur.Reason == "data breakpoint":
+			// The watchpoint stopped the program just after the write:
+			// the line is the writing instruction's, not the pc's.
+			res.Changed, res.To, res.ChangedBy = true, shown(req.Expression, now), s.writingLocation(ctx, r, cur)
 		case nowErr == nil && now != before:
-			res.Changed, res.To = true, shown(req.Expression, now)
+			res.Changed, res.To, res.ChangedBy = true, shown(req.Expression, now), locationOf(cur)
 		case cur.Reason != "data breakpoint":
 			res.Why = "something else stopped the program first (" + cur.Reason + ")"
 		}
 		thread = cur.ThreadID
-	}
-	if !res.Changed {
-		res.ChangedBy = nil
 	}
 	res.Snapshot = s.snapshotNow(ctx)
 	return res, nil
