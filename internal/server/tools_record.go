@@ -228,7 +228,7 @@ type queryRecordingResult struct {
 }
 
 func (s *Server) queryRecording(ctx context.Context, a *queryRecordingArgs) (*queryRecordingResult, error) {
-	rec, err := s.recorded(a.RecordingID)
+	rec, _, err := s.recorded(ctx, a.RecordingID)
 	if err != nil {
 		return nil, err
 	}
@@ -277,15 +277,20 @@ func queryError(err error, fn string) error {
 	return err
 }
 
-// recorded finds a recording among the sessions'.
-func (s *Server) recorded(id string) (*session.Recorded, error) {
+// recorded finds a recording and the session that made it. A recording is
+// its session's: another client is refused it as it is the session
+// (checkOwner), with the same words.
+func (s *Server) recorded(ctx context.Context, id string) (*session.Recorded, *session.Session, error) {
 	if id == "" {
-		return nil, userError("pass the recordingId that record returned", "recordingId is required")
+		return nil, nil, userError("pass the recordingId that record returned", "recordingId is required")
 	}
 	for _, sess := range s.sessions.List() {
 		if rec, ok := sess.Recorded(id); ok {
-			return rec, nil
+			if err := s.checkOwner(callerOf(ctx).client, sess.ID, false); err != nil {
+				return nil, nil, userError(foreignHint, "recording %s belongs to another client; only the client that created its debug session can use it", id)
+			}
+			return rec, sess, nil
 		}
 	}
-	return nil, userError("record makes recordings; closing its session deletes them", "no recording %q", id)
+	return nil, nil, userError("record makes recordings; closing its session deletes them", "no recording %q", id)
 }

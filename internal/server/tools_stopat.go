@@ -27,16 +27,10 @@ type stopAtNote struct {
 
 // recordedEvent finds a recording, the session that made it, and where a
 // live run meets the event.
-func (s *Server) recordedEvent(a *stopAtArgs) (*session.Recorded, *session.Session, *recording.Target, error) {
-	rec, err := s.recorded(a.RecordingID)
+func (s *Server) recordedEvent(ctx context.Context, a *stopAtArgs) (*session.Recorded, *session.Session, *recording.Target, error) {
+	rec, owner, err := s.recorded(ctx, a.RecordingID)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	var owner *session.Session
-	for _, sess := range s.sessions.List() {
-		if r, ok := sess.Recorded(a.RecordingID); ok && r == rec {
-			owner = sess
-		}
 	}
 	ev, err := recording.ParseEvent(a.Event)
 	if err != nil {
@@ -52,7 +46,7 @@ func (s *Server) recordedEvent(a *stopAtArgs) (*session.Recorded, *session.Sessi
 // startAt runs the recorded program again in sess and stops live at the
 // event: start_debugging with stopAt.
 func (s *Server) startAt(ctx context.Context, sess *session.Session, a *startArgs, spec session.LaunchSpec) (*runResult, error) {
-	rec, owner, t, err := s.recordedEvent(a.StopAt)
+	rec, owner, t, err := s.recordedEvent(ctx, a.StopAt)
 	if err != nil {
 		return nil, err
 	}

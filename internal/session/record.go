@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,7 +42,7 @@ func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Record
 	if err != nil {
 		return nil, err
 	}
-	id, file, err := s.recs.newFile(s.ID)
+	id, file, err := s.recs.newFile()
 	if err != nil {
 		return nil, err
 	}
@@ -73,9 +75,9 @@ func (s *Session) Recorded(id string) (*Recorded, bool) {
 	return r, ok
 }
 
-// newFile names the next recording after the session (ids are unique
-// across sessions) and its file, making the directory on first use.
-func (rs *recordings) newFile(session string) (id, file string, err error) {
+// newFile names the next recording (a random id, unique across sessions)
+// and its file, making the directory on first use.
+func (rs *recordings) newFile() (id, file string, err error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.dir == "" {
@@ -85,7 +87,13 @@ func (rs *recordings) newFile(session string) (id, file string, err error) {
 		rs.byID = map[string]*Recorded{}
 	}
 	rs.n++
-	id = fmt.Sprintf("%s-rec%d", session[:min(len(session), 8)], rs.n)
+	// The id is the recording's only name, and over HTTP other clients
+	// list the sessions: nothing in it derives from the session's id.
+	var random [16]byte
+	if _, err := rand.Read(random[:]); err != nil {
+		return "", "", fmt.Errorf("recording: naming it: %w", err)
+	}
+	id = "rec-" + hex.EncodeToString(random[:])
 	return id, filepath.Join(rs.dir, fmt.Sprintf("%d.jsonl", rs.n)), nil
 }
 
