@@ -53,6 +53,10 @@ type interpreter struct {
 	Debugpy string
 	// DebugpyDir is the debugpy package directory.
 	DebugpyDir string
+	// debugpyElsewhere: DebugpyDir is a directory of the filesystem the
+	// interpreter runs in (a chroot or container), not this one's, so its
+	// debugpy cannot be lent to another interpreter (importpath.go).
+	debugpyElsewhere bool
 	// ImportError says why debugpy could not be imported.
 	ImportError string
 }
@@ -119,6 +123,8 @@ func (t tried) String() string {
 		return name + ": " + t.missing.Error()
 	case t.err != nil:
 		return name + ": " + t.err.Error()
+	case t.info.hasDebugpy() && t.info.debugpyElsewhere:
+		return fmt.Sprintf("%s: Python %s, debugpy %s in a filesystem of its own (%s is another directory here)", name, t.info.Version, t.info.Debugpy, t.info.DebugpyDir)
 	case t.info.hasDebugpy():
 		return fmt.Sprintf("%s: Python %s, debugpy %s", name, t.info.Version, t.info.Debugpy)
 	default:
@@ -215,15 +221,18 @@ func (f *finder) program(ctx context.Context, s search, cands []candidate) (*cho
 // findDebugpy returns the first interpreter, in the order of preferred and
 // then machine-wide, that can import debugpy, and every one it looked at.
 func (f *finder) findDebugpy(ctx context.Context, s search) (*interpreter, []tried) {
-	return f.findDebugpyAmong(ctx, s, f.preferred(ctx, s))
+	return f.findDebugpyAmong(ctx, s, f.preferred(ctx, s), false)
 }
 
 // findDebugpyAmong is findDebugpy for preferred's list already made (its
-// discovery may ask Poetry or Pipenv, which takes a while).
-func (f *finder) findDebugpyAmong(ctx context.Context, s search, cands []candidate) (*interpreter, []tried) {
+// discovery may ask Poetry or Pipenv, which takes a while). With lend, the
+// debugpy is for another interpreter: one whose debugpy is in another
+// filesystem (debugpyElsewhere) does not count.
+func (f *finder) findDebugpyAmong(ctx context.Context, s search, cands []candidate, lend bool) (*interpreter, []tried) {
+	usable := func(i *interpreter) bool { return i.hasDebugpy() && !(lend && i.debugpyElsewhere) }
 	all := f.probeAll(ctx, cands, s)
 	for _, t := range all {
-		if t.info.hasDebugpy() {
+		if usable(t.info) {
 			return t.info, all
 		}
 	}
@@ -244,7 +253,7 @@ func (f *finder) findDebugpyAmong(ctx context.Context, s search, cands []candida
 	rest := f.probeAll(ctx, more, s)
 	all = append(all, rest...)
 	for _, t := range rest {
-		if t.info.hasDebugpy() {
+		if usable(t.info) {
 			return t.info, all
 		}
 	}
@@ -342,12 +351,16 @@ func isScript(path string) bool {
 
 // probeResult is what scripts/probe.py prints.
 type probeResult struct {
-	Executable string   `json:"executable"`
-	Version    []int    `json:"version"`
-	Watch      []string `json:"watch"`
-	Debugpy    string   `json:"debugpy"`
-	DebugpyDir string   `json:"debugpy_dir"`
-	Error      string   `json:"error"`
+	Executable string `json:"executable"`
+	// ExecutableID is the device and inode of Executable in the probed
+	// interpreter's own view of the filesystem.
+	ExecutableID []uint64 `json:"executable_id"`
+	Version      []int    `json:"version"`
+	Watch        []string `json:"watch"`
+	Debugpy      string   `json:"debugpy"`
+	DebugpyDir   string   `json:"debugpy_dir"`
+	DebugpyDirID []uint64 `json:"debugpy_dir_id"`
+	Error        string   `json:"error"`
 }
 
 // probe runs one short interpreter process, unless an earlier probe of the
@@ -433,9 +446,15 @@ func (f *finder) runProbe(ctx context.Context, path string, args []string, s sea
 		DebugpyDir:  res.DebugpyDir,
 		ImportError: res.Error,
 	}
-	if info.Executable == "" {
+	if info.Executable == "" || !sameFileHere(info.Executable, res.ExecutableID) {
+		// The interpreter reported a sys.executable that is not that file
+		// here: path is a script that runs it in a chroot or container
+		// (docs/adapter-quirks.md, debugpy-15). Everything, the adapter
+		// and debugpy's launcher included, must then run through path:
+		// the same path here is another interpreter, or none.
 		info.Executable = path
 	}
+	info.debugpyElsewhere = info.DebugpyDir != "" && !sameFileHere(info.DebugpyDir, res.DebugpyDirID)
 	return info, &res, nil
 }
 

@@ -54,7 +54,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	host := prog.interpreter
 	if !prog.hasDebugpy() {
 		var all []tried
-		host, all = a.finder.findDebugpyAmong(ctx, s, cands)
+		host, all = a.finder.findDebugpyAmong(ctx, s, cands, true)
 		if host == nil {
 			return nil, nil, unavailableError(all)
 		}

@@ -14,6 +14,14 @@ result = {
     "version": list(sys.version_info[:3]),
     "watch": [os.path.abspath(p) for p in sys.path],
 }
+# Which file sys.executable is, as this process sees it: a wrapper script
+# that runs the interpreter in a chroot or container reports a path that
+# names another file (or none) on the server's side.
+try:
+    st = os.stat(sys.executable)
+    result["executable_id"] = [st.st_dev, st.st_ino]
+except Exception:
+    pass
 try:
     import site
 
@@ -25,6 +33,8 @@ try:
 
     result["debugpy"] = debugpy.__version__
     result["debugpy_dir"] = os.path.dirname(os.path.abspath(debugpy.__file__))
+    st = os.stat(result["debugpy_dir"])
+    result["debugpy_dir_id"] = [st.st_dev, st.st_ino]
 except Exception as exc:
     result["error"] = "%s: %s" % (type(exc).__name__, exc)
 sys.stdout.write(json.dumps(result) + "\n")
