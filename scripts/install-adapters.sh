@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs the debug adapters that mcp-debugger's tests and demo use, when
-# they are missing. Idempotent: a machine that has them is left alone.
+# Installs the debug adapters that mcp-debugger's tests and demo use, and
+# brings the ones already installed to the version a fresh machine gets
+# today: Debian packages to apt's candidate (up, or down when Debian
+# withdrew an update), dlv to `go install @latest`. A used machine then
+# tests what a new one would; a green run on an old adapter says nothing
+# about the adapter users install.
 #   scripts/install-adapters.sh [python] [go] [native] [ruby] [node] [java] [browser] ...
 # (default: all). node and java need only the runtime (their adapters are
 # built in); browser is the headless Chromium the live page's tests drive.
+# A tool that is present but not from a Debian package (a pip debugpy, a
+# JDK of your own) is left alone. Offline (apt or the module proxy
+# unreachable), what is installed stays as it is.
 set -euo pipefail
 
 want=("$@")
@@ -14,107 +21,143 @@ if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null && sudo_cmd=(sudo) || { echo "install-adapters: run as root (or install sudo)" >&2; exit 1; }
 fi
 
+# The package lists are read once a run: the candidate is only as fresh as
+# they are. DPkg::Lock::Timeout waits for another apt (a matrix run, an
+# unattended upgrade) instead of failing.
+apt_opts=(-o DPkg::Lock::Timeout=300)
 apt_updated=0
-apt_install() {
-  if [ $apt_updated -eq 0 ]; then
-    "${sudo_cmd[@]}" apt-get update -qq
-    apt_updated=1
+apt_update() {
+  [ $apt_updated -eq 0 ] || return 0
+  apt_updated=1
+  "${sudo_cmd[@]}" apt-get "${apt_opts[@]}" update -qq ||
+    echo "install-adapters: apt-get update failed; comparing with the package lists already here" >&2
+}
+
+installed_version() { # PKG -> its installed version, or nothing
+  { dpkg-query -W -f='${db:Status-Abbrev}|${Version}' "$1" 2>/dev/null || true; } | sed -n 's/^ii *|//p'
+}
+
+candidate_version() { # PKG -> the version `apt-get install` gives a fresh machine
+  apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p' | grep -v '^(none)$' || true
+}
+
+# same_source PKG -> every installed package built from PKG's source
+# package. They move together: libruby3.1 needs ruby3.1 of its own
+# version, openjdk-17-jdk-headless its jre-headless, and apt does not
+# downgrade a dependency it was not named.
+same_source() {
+  local src
+  src=$(dpkg-query -W -f='${source:Package}' "$1" 2>/dev/null) || { echo "$1"; return; }
+  dpkg-query -W -f='${db:Status-Abbrev}|${binary:Package}|${source:Package}\n' 2>/dev/null |
+    awk -F'|' -v s="$src" '$1 ~ /^ii/ && $3 == s { print $2 }'
+}
+
+# apt_current [--no-install-recommends] PKG...: installs each package that
+# is missing and brings each installed one (with the packages of its
+# source) to its candidate version.
+apt_current() {
+  apt_update
+  local p q inst cand todo=() opts=()
+  [ "${1:-}" != --no-install-recommends ] || { opts=("$1"); shift; }
+  for p in "$@"; do
+    inst=$(installed_version "$p")
+    cand=$(candidate_version "$p")
+    if [ -z "$cand" ]; then
+      echo "install-adapters: Debian offers no $p here (apt-cache policy $p)" >&2
+      exit 1
+    fi
+    if [ -z "$inst" ]; then
+      echo "  $p: installing $cand"
+      todo+=("$p")
+      continue
+    fi
+    for q in $(same_source "$p"); do
+      inst=$(installed_version "$q")
+      cand=$(candidate_version "$q")
+      if [ -n "$cand" ] && [ "$inst" != "$cand" ]; then
+        echo "  $q: $inst -> $cand (what a fresh machine gets)"
+        todo+=("$q=$cand")
+      fi
+    done
+  done
+  [ ${#todo[@]} -gt 0 ] || return 0
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get "${apt_opts[@]}" install -y -qq \
+    --allow-downgrades "${opts[@]}" "${todo[@]}" >/dev/null
+}
+
+# current_if_packaged [--no-install-recommends] PKG CHECK...: PKG from
+# Debian is brought current when it is installed; when it is not, it is
+# installed only if CHECK (a command) fails, so a tool of the user's own
+# is left alone.
+current_if_packaged() {
+  local opts=()
+  [ "$1" != --no-install-recommends ] || { opts=("$1"); shift; }
+  local pkg="$1"; shift
+  if [ -n "$(installed_version "$pkg")" ] || ! "$@" >/dev/null 2>&1; then
+    apt_current "${opts[@]}" "$pkg"
   fi
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$@" >/dev/null
+}
+
+has_command() { command -v "$1" >/dev/null; }
+
+dlv_current() {
+  local gobin have latest
+  gobin="$(go env GOBIN)"; [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
+  have=$("$gobin/dlv" version 2>/dev/null | sed -n 's/^Version: //p' || true)
+  # Outside any module: @latest is the proxy's, not this go.mod's.
+  latest=$(cd / && timeout 60 go list -m -f '{{.Version}}' github.com/go-delve/delve@latest 2>/dev/null | sed 's/^v//' || true)
+  if [ -n "$have" ] && { [ -z "$latest" ] || [ "$have" = "$latest" ]; }; then
+    echo "go: dlv $have${latest:+ (latest)}"
+    return
+  fi
+  echo "go: installing dlv ${latest:-@latest}${have:+ (was $have)}"
+  (cd / && go install "github.com/go-delve/delve/cmd/dlv@${latest:+v$latest}${latest:-latest}")
 }
 
 for lang in "${want[@]}"; do
   case "$lang" in
     python)
-      if /usr/bin/python3 -c 'import debugpy' 2>/dev/null; then
-        echo "python: debugpy present ($(/usr/bin/python3 -c 'import debugpy; print(debugpy.__version__)'))"
-      else
-        echo "python: installing python3-debugpy"
-        apt_install python3-debugpy
-      fi
+      current_if_packaged python3-debugpy /usr/bin/python3 -c 'import debugpy'
+      echo "python: debugpy $(/usr/bin/python3 -c 'import debugpy; print(debugpy.__version__)')"
       # debug_test runs pytest.
-      if /usr/bin/python3 -c 'import pytest' 2>/dev/null || python3 -c 'import pytest' 2>/dev/null; then
-        echo "python: pytest present"
-      else
-        echo "python: installing python3-pytest"
-        apt_install python3-pytest
-      fi
+      current_if_packaged python3-pytest /usr/bin/python3 -c 'import pytest'
       ;;
     go)
-      gobin="$(go env GOBIN)"; [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
-      if [ -x "$gobin/dlv" ] || command -v dlv >/dev/null; then
-        echo "go: dlv present ($("${gobin}/dlv" version 2>/dev/null | sed -n 's/^Version: //p'))"
-      else
-        echo "go: installing dlv"
-        go install github.com/go-delve/delve/cmd/dlv@latest
-      fi
+      dlv_current
       ;;
     native)
-      if command -v lldb-dap >/dev/null || ls /usr/bin/lldb-dap-* >/dev/null 2>&1; then
-        echo "native: lldb-dap present ($(ls /usr/bin/lldb-dap-* 2>/dev/null | sort -V | tail -1))"
-      else
-        echo "native: installing lldb-22 (lldb-dap-22)"
-        apt_install lldb-22
-      fi
+      current_if_packaged lldb-22 sh -c 'command -v lldb-dap || ls /usr/bin/lldb-dap-*'
+      echo "native: lldb-dap $(ls /usr/bin/lldb-dap-* 2>/dev/null | sort -V | tail -1)"
       ;;
     ruby)
-      if command -v rdbg >/dev/null || ls /usr/lib/ruby/gems/*/gems/debug-*/exe/rdbg >/dev/null 2>&1; then
-        echo "ruby: rdbg present"
-      else
-        echo "ruby: installing ruby (with the debug gem's rdbg)"
-        apt_install ruby
-      fi
-      # A program beside a Gemfile runs under Bundler (ruby -rbundler/setup).
-      if ruby -e 'require "bundler"' >/dev/null 2>&1; then
-        echo "ruby: bundler present"
-      else
-        echo "ruby: installing ruby-bundler"
-        apt_install ruby-bundler
-      fi
+      # The debug gem (rdbg) ships inside libruby: it follows the ruby
+      # packages, so bringing them current brings the gem current.
+      current_if_packaged ruby has_command ruby
+      for lib in $(dpkg-query -W -f='${db:Status-Abbrev}|${binary:Package}\n' 'libruby[0-9]*' 2>/dev/null | sed -n 's/^ii *|//p'); do
+        apt_current "$lib"
+      done
+      echo "ruby: $(ruby -e 'print RUBY_VERSION') with debug gem $(ruby -e 'require "debug/version"; print DEBUGGER__::VERSION' 2>/dev/null || echo '(none)')"
+      # The tests run `bundle` (Gemfile.lock). Ruby 3.1 has bundler as a
+      # default gem without the `bundle` command: check for the command.
+      current_if_packaged ruby-bundler has_command bundle
       ;;
     node)
-      if command -v node >/dev/null; then
-        echo "node: node present ($(node --version))"
-      else
-        echo "node: installing nodejs"
-        apt_install nodejs
-      fi
+      current_if_packaged nodejs has_command node
+      echo "node: $(node --version)"
       # The TypeScript project test installs tsx, and the schema test
       # (TestEverySchemaCompilesUnderAjvStrict) ajv, from the npm registry.
-      if command -v npm >/dev/null; then
-        echo "node: npm present ($(npm --version))"
-      else
-        echo "node: installing npm"
-        apt_install npm
-      fi
+      # NodeSource's nodejs carries npm itself; Debian's has it apart.
+      current_if_packaged npm has_command npm
       ;;
     java)
-      if command -v javac >/dev/null; then
-        echo "java: JDK present ($(javac -version 2>&1))"
-      else
-        echo "java: installing openjdk-17-jdk-headless"
-        apt_install openjdk-17-jdk-headless
-      fi
-      if command -v kotlinc >/dev/null; then
-        echo "java: kotlinc present"
-      else
-        echo "java: installing kotlin (kotlinc, for the Kotlin test)"
-        apt_install --no-install-recommends kotlin
-      fi
-      if [ -f /usr/share/java/junit-platform-console-standalone.jar ]; then
-        echo "java: JUnit console launcher present"
-      else
-        echo "java: installing junit5 (the JUnit console launcher, for debug_test)"
-        apt_install --no-install-recommends junit5
-      fi
+      current_if_packaged openjdk-17-jdk-headless has_command javac
+      echo "java: $(javac -version 2>&1)"
+      current_if_packaged --no-install-recommends kotlin has_command kotlinc
+      # debug_test's JUnit console launcher.
+      current_if_packaged --no-install-recommends junit5 test -f /usr/share/java/junit-platform-console-standalone.jar
       ;;
     browser)
-      if command -v chromium >/dev/null; then
-        echo "browser: chromium present"
-      else
-        echo "browser: installing chromium"
-        apt_install chromium
-      fi
+      current_if_packaged chromium has_command chromium
       ;;
     *)
       echo "install-adapters: unknown language $lang" >&2

@@ -23,10 +23,11 @@ const (
 	// bundler/setup then hides every gem the Gemfile does not list, debug
 	// included: "cannot load such file -- debug/debug.so". So the helper
 	// first puts the extension directory of the very gem rdbg runs from
-	// (named in RUBY_DEBUG_ADDED_RUBYOPT, measured on 1.6.3) on the load
-	// path: a path no loaded gem owns survives Bundler's clean-up.
+	// (named in RUBY_DEBUG_ADDED_RUBYOPT on 1.6.3, in RUBYOPT itself on
+	// 1.4.0, whose rdbg sets it to just its -r) on the load path: a path
+	// no loaded gem owns survives Bundler's clean-up.
 	bundlerHelper = `# Loaded by mcp-debugger (ruby -r) for a program with a Gemfile.
-added = ENV.fetch("RUBY_DEBUG_ADDED_RUBYOPT", "")
+added = ENV.fetch("RUBY_DEBUG_ADDED_RUBYOPT", "") + " " + ENV.fetch("RUBYOPT", "")
 if (lib = added[%r{-r\s*(\S+)/lib/debug/(?:open|start)}, 1])
   spec = Gem::Specification.find { |s| s.full_gem_path == lib }
   $LOAD_PATH.push(spec.extension_dir) if spec && File.directory?(spec.extension_dir)

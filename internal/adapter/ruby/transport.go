@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,9 +48,10 @@ const ownSeqBase = 1 << 30
 //     transport first removes them inside rdbg by evaluating Ruby that
 //     deletes them from the debugger's own table, then forwards the
 //     request. Evaluating needs a paused frame: while the program runs,
-//     the removal waits for the next stop (the removed breakpoint can
-//     still hit once meanwhile). From 1.5 setBreakpoints replaces the
-//     file's set itself and goes through untouched.
+//     the removal waits for the next stop; a stop at a removed breakpoint
+//     meanwhile is kept from the session, the removal done there and the
+//     program continued. From 1.5 setBreakpoints replaces the file's set
+//     itself and goes through untouched.
 //   - From 1.6 attach leaves a running program running; when stopOnEntry
 //     asks for a pause, the transport sends one after configurationDone.
 //   - Attach stops a program held at its first line (rdbg --open without
@@ -129,7 +132,10 @@ type response struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
 	Body    struct {
-		Result string `json:"result"`
+		Result      string `json:"result"`
+		StackFrames []struct {
+			ID int `json:"id"`
+		} `json:"stackFrames"`
 	} `json:"body"`
 }
 
@@ -225,6 +231,10 @@ func (t *transport) pump() {
 			// Not here: the pump must stay free to read the answer.
 			go t.resume()
 			continue
+		case removedStop:
+			t.log.Debug("rdbg stop at a removed breakpoint skipped", "msg", string(body))
+			go t.skipRemoved()
+			continue
 		case trapStop:
 			t.log.Debug("rdbg deferred attach stop resumed", "msg", string(body))
 			go t.resumeAgain()
@@ -307,6 +317,10 @@ const (
 	// trapStop is the pause stop a deferred attach signal causes (see
 	// owedTrapStop): consumed, and the program resumed again.
 	trapStop
+	// removedStop is a stop at a breakpoint removed while the program
+	// ran, before rdbg could be told (see hitRemovedLocked): consumed, the
+	// breakpoints removed and the program continued.
+	removedStop
 )
 
 // message is the part of a DAP message the transport looks at.
@@ -346,6 +360,10 @@ func (t *transport) observe(body []byte) verdict {
 			t.paused, t.frameID = true, 0
 			t.owedTrapStop = t.dialect.pausesOnAttach
 			return configurationStop
+		}
+		if t.hitRemovedLocked(m.Body) {
+			t.paused, t.frameID = true, 0
+			return removedStop
 		}
 		if t.trapArmed && stopReason(m.Body) == "pause" {
 			t.owedTrapStop, t.trapArmed = false, false
@@ -622,6 +640,115 @@ func (t *transport) removeDropped(raw json.RawMessage) {
 	}
 }
 
+// breakpointHit reads the file and line of a breakpoint stop's
+// description, " BP - Line  /path/prog.rb:5 (line)" (1.4.0).
+var breakpointHit = regexp.MustCompile(`BP - Line\s+(.+):(\d+)`)
+
+// hitRemovedLocked says whether a stopped event is at a line breakpoint
+// the session removed while the program ran, which rdbg still holds (its
+// removal waits for a stop): the session asked for it to be gone, so the
+// stop must not reach it. t.mu is held.
+func (t *transport) hitRemovedLocked(body json.RawMessage) bool {
+	if len(t.toDelete) == 0 {
+		return false
+	}
+	var b struct {
+		Reason      string `json:"reason"`
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(body, &b) != nil || b.Reason != "breakpoint" {
+		return false
+	}
+	m := breakpointHit.FindStringSubmatch(b.Description)
+	if m == nil {
+		return false
+	}
+	line, _ := strconv.Atoi(m[2])
+	for path, lines := range t.toDelete {
+		if !slices.Contains(lines, line) || !sameFile(path, m[1]) {
+			continue
+		}
+		_, kept := t.sent[path][line]
+		return !kept
+	}
+	return false
+}
+
+// sameFile says whether the session's path and rdbg's (a real path) name
+// one file.
+func sameFile(ours, rdbgs string) bool {
+	if ours == rdbgs {
+		return true
+	}
+	resolved, err := filepath.EvalSymlinks(ours)
+	return err == nil && resolved == rdbgs
+}
+
+// skipRemoved, at a stop on a removed breakpoint, removes every
+// breakpoint waiting for a stop and continues the program.
+func (t *transport) skipRemoved() {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	frame, err := t.topFrameLocked()
+	if err != nil {
+		t.log.Warn("rdbg: reading the frame to remove breakpoints in", "err", err)
+	} else {
+		t.mu.Lock()
+		pending := t.toDelete
+		t.toDelete = map[string][]int{}
+		t.mu.Unlock()
+		for path, lines := range pending {
+			slices.Sort(lines)
+			if err := t.deleteLocked(frame, path, slices.Compact(lines)); err != nil {
+				t.log.Warn("rdbg: removing breakpoints", "file", path, "lines", lines, "err", err)
+			}
+		}
+	}
+	t.mu.Lock()
+	t.paused, t.frameID = false, 0
+	t.mu.Unlock()
+	if _, err := t.request("continue", map[string]any{"threadId": mainThread}, nil); err != nil {
+		t.log.Warn("rdbg: continuing past a removed breakpoint", "err", err)
+	}
+}
+
+// topFrameLocked asks rdbg for the paused program's top frame id.
+// writeMu is held.
+func (t *transport) topFrameLocked() (int, error) {
+	w := make(chan response, 1)
+	seq, err := t.request("stackTrace", map[string]any{"threadId": mainThread, "levels": 1}, w)
+	if err != nil {
+		return 0, err
+	}
+	r, err := t.await(seq, w)
+	if err != nil {
+		return 0, err
+	}
+	if !r.Success || len(r.Body.StackFrames) == 0 {
+		return 0, fmt.Errorf("stackTrace failed: %s", r.Message)
+	}
+	return r.Body.StackFrames[0].ID, nil
+}
+
+// await waits, at most deleteTimeout, for the answer to the transport's
+// own request seq.
+func (t *transport) await(seq int, w chan response) (response, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+	defer cancel()
+	select {
+	case r, ok := <-w:
+		if !ok {
+			return response{}, errors.New("connection ended")
+		}
+		return r, nil
+	case <-ctx.Done():
+		t.mu.Lock()
+		delete(t.waiters, seq)
+		t.mu.Unlock()
+		return response{}, ctx.Err()
+	}
+}
+
 // deleteAll removes the breakpoints that waited for a stop.
 func (t *transport) deleteAll(frame int, pending map[string][]int) {
 	t.writeMu.Lock()
@@ -643,24 +770,15 @@ func (t *transport) deleteLocked(frame int, path string, lines []int) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
-	defer cancel()
-	select {
-	case r, ok := <-w:
-		if !ok {
-			return errors.New("connection ended")
-		}
-		if !r.Success {
-			return fmt.Errorf("evaluate failed: %s %s", r.Message, r.Body.Result)
-		}
-		t.log.Debug("rdbg: breakpoints removed", "file", path, "lines", lines, "result", r.Body.Result)
-		return nil
-	case <-ctx.Done():
-		t.mu.Lock()
-		delete(t.waiters, seq)
-		t.mu.Unlock()
-		return ctx.Err()
+	r, err := t.await(seq, w)
+	if err != nil {
+		return err
 	}
+	if !r.Success {
+		return fmt.Errorf("evaluate failed: %s %s", r.Message, r.Body.Result)
+	}
+	t.log.Debug("rdbg: breakpoints removed", "file", path, "lines", lines, "result", r.Body.Result)
+	return nil
 }
 
 // deleteExpression is Ruby that deletes rdbg's line breakpoints of

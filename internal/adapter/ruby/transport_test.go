@@ -329,6 +329,37 @@ func TestTransportReportsOneAttachStopBefore16(t *testing.T) {
 	}
 }
 
+// Before 1.5, a breakpoint removed while the program runs stays in rdbg
+// until a stop: when it is that breakpoint's, the session never sees it;
+// the transport removes it in that frame and continues.
+func TestTransportSkipsABreakpointRemovedWhileRunningBefore15(t *testing.T) {
+	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0")})
+	src := map[string]any{"path": "/app/prog.rb"}
+	f.send("setBreakpoints", map[string]any{"source": src, "breakpoints": []any{map[string]any{"line": 5}, map[string]any{"line": 8}}})
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.send("continue", map[string]any{"threadId": 1})
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.send("setBreakpoints", map[string]any{"source": src, "breakpoints": []any{map[string]any{"line": 8}}})
+	wantRequest(t, f.rdbgReads(), "setBreakpoints")
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1, "description": " BP - Line  /app/prog.rb:5 (line)"}})
+	st := f.rdbgReads()
+	wantRequest(t, st, "stackTrace")
+	f.answer(st, map[string]any{"stackFrames": []any{map[string]any{"id": 7}}})
+	ev := f.rdbgReads()
+	wantRequest(t, ev, "evaluate")
+	if args := ev["arguments"].(map[string]any); args["frameId"] != float64(7) || !strings.Contains(args["expression"].(string), "[5]") {
+		t.Fatalf("the removal evaluates in the stop's frame, for line 5: %v", args)
+	}
+	f.answer(ev, map[string]any{"result": "1"})
+	wantRequest(t, f.rdbgReads(), "continue")
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1, "description": " BP - Line  /app/prog.rb:8 (line)"}})
+	if ev := f.sessionReads(); ev["event"] != "stopped" {
+		t.Fatalf("the session sees the kept breakpoint's stop, not the removed one's; got %v", ev)
+	}
+}
+
 // A pause the session asks for is its own, even as the first stop.
 func TestTransportKeepsAnAskedPause(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.6.3"), resumeAttachStop: true})
