@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 type threadInfo struct {
@@ -304,6 +306,10 @@ func (s *Server) getSourceContext(ctx context.Context, a *sourceArgs) (*sourceRe
 		file = a.File
 	}
 	c, remote, err := sess.SourceContext(ctx, file, int(a.Line), radius)
+	var refused *userfile.Error
+	if errors.As(err, &refused) {
+		return nil, userError(refused.Hint, "%v", refused)
+	}
 	if err != nil {
 		return nil, userError("check the file path and that the line is inside the file", "%v", err)
 	}

@@ -67,6 +67,9 @@ func (s *Session) SetBreakpoint(ctx context.Context, req LineBreakpointRequest) 
 		if ae, ok := err.(*AnchorError); ok {
 			return nil, &Error{Msg: ae.Msg, Hint: "get_source_context shows the file's current lines; set the breakpoint where the code is now", Err: ae}
 		}
+		if refused, ok := err.(*Error); ok {
+			return nil, refused // a device, FIFO or huge file, with its own hint
+		}
 		return nil, &Error{Msg: err.Error(), Hint: "get_source_context shows the file's lines", Err: err}
 	}
 	placed, err := placeOnCode(req.File, line)

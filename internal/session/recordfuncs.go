@@ -8,13 +8,13 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // maxRecordedFunctions bounds the function breakpoints a recording sets:
@@ -91,7 +91,7 @@ func goUserFunctions(roots []string, tests bool) ([]userFunction, error) {
 
 func goFileFunctions(path string, tests bool) ([]userFunction, error) {
 	fset := token.NewFileSet()
-	src, err := os.ReadFile(path)
+	src, err := userfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func goImportPath(dir string) string {
 }
 
 func modulePath(gomod string) string {
-	f, err := os.Open(gomod)
+	f, _, err := userfile.Open(gomod)
 	if err != nil {
 		return ""
 	}

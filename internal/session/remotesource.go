@@ -6,12 +6,14 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"sync"
 
 	"github.com/google/go-dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // remoteSources caches what the adapter answered for a source, by path
@@ -126,7 +128,10 @@ func (s *Session) SourceContext(ctx context.Context, file string, line, radius i
 	s.mu.Lock()
 	r := s.r
 	s.mu.Unlock()
-	if r == nil || r.ended() || !r.remoteFrames() {
+	// A file here that is refused (a device, a FIFO, a huge file) is not
+	// asked of the adapter, which would read it.
+	var refused *userfile.Error
+	if r == nil || r.ended() || !r.remoteFrames() || errors.As(err, &refused) {
 		return c, false, err
 	}
 	src := &dap.Source{Path: file}

@@ -1,11 +1,13 @@
 package session
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // SourceLine is one numbered line of a source file.
@@ -31,28 +33,39 @@ type cachedSource struct {
 }
 
 // sourceCache keeps file contents keyed by path and invalidated by mtime and
-// size, so stops in the same file do not re-read it each time.
+// size, so stops in the same file do not re-read it each time. It holds at
+// most sourceCacheFiles files and sourceCacheBytes bytes of them: each file
+// is up to userfile.MaxSize.
 var sourceCache = struct {
 	sync.Mutex
 	files map[string]cachedSource
+	bytes int64
 }{files: map[string]cachedSource{}}
 
-// readLines returns the lines of a file (without line breaks).
+const (
+	sourceCacheFiles = 256
+	sourceCacheBytes = 64 << 20
+)
+
+// readLines returns the lines of a file (without line breaks): a regular
+// file of at most userfile.MaxSize bytes, else an *Error saying what to do.
 func readLines(path string) ([]string, error) {
-	st, err := os.Stat(path)
+	f, st, err := userfile.Open(path)
 	if err != nil {
+		var refused *userfile.Error
+		if errors.As(err, &refused) {
+			return nil, &Error{Msg: refused.Error(), Hint: refused.Hint, Err: err}
+		}
 		return nil, err
 	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a source file", path)
-	}
+	defer f.Close()
 	sourceCache.Lock()
 	c, ok := sourceCache.files[path]
 	sourceCache.Unlock()
 	if ok && c.mtime.Equal(st.ModTime()) && c.size == st.Size() {
 		return c.lines, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadOpened(f)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +75,15 @@ func readLines(path string) ([]string, error) {
 		lines = lines[:len(lines)-1]
 	}
 	sourceCache.Lock()
-	if len(sourceCache.files) > 256 {
+	if len(sourceCache.files) >= sourceCacheFiles || sourceCache.bytes+st.Size() > sourceCacheBytes {
 		clear(sourceCache.files)
+		sourceCache.bytes = 0
+	}
+	if old, ok := sourceCache.files[path]; ok {
+		sourceCache.bytes -= old.size
 	}
 	sourceCache.files[path] = cachedSource{mtime: st.ModTime(), size: st.Size(), lines: lines}
+	sourceCache.bytes += st.Size()
 	sourceCache.Unlock()
 	return lines, nil
 }

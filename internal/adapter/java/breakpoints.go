@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/mcp-debugger/mcp-debugger/internal/dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/jdwp"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // breakpoints keeps the client's breakpoints and the JDWP requests that
@@ -685,7 +685,7 @@ var packageLine = regexp.MustCompile(`^\s*package\s+([\w.]+)\s*;?`)
 // packageOf reads a source file's package declaration ("" for the
 // default package or an unreadable file).
 func packageOf(path string) string {
-	f, err := os.Open(path)
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		return ""
 	}

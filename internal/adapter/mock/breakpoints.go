@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/dap"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // breakpoint is a line or function breakpoint. Everything but hits is fixed
@@ -145,7 +145,7 @@ func (s *server) sourceFor(path string) (*program, error) {
 	if s.prog != nil && s.prog.path == path {
 		return s.prog, nil
 	}
-	src, err := os.ReadFile(path)
+	src, err := userfile.Read(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("source not found: %s", path)

@@ -7,13 +7,13 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/dap/dapserver"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // handshake is the order in which the server answers the launch handshake,
@@ -258,7 +258,7 @@ func loadProgram(path, cwd string) (*program, error) {
 		path = abs
 	}
 	path = filepath.Clean(path)
-	src, err := os.ReadFile(path)
+	src, err := userfile.Read(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("program not found: %s", path)

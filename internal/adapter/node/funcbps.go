@@ -3,7 +3,6 @@ package node
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // funcBreakpoint is a DAP function breakpoint. A function reachable by
@@ -170,7 +170,7 @@ func (s *server) bindDeclarationsOnDisk(ctx context.Context, fb *funcBreakpoint)
 	files := s.files
 	s.mu.Unlock()
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		data, err := userfile.Read(path)
 		if err != nil || !strings.Contains(string(data), lastPart(fb.name)) || !s.claimPath(fb, path) {
 			continue
 		}

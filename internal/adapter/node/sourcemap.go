@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/platform"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // sourceMap is a decoded source map (version 3): where each position of a
@@ -80,7 +80,7 @@ func loadSourceMap(o platform.OS, scriptPath, mapURL string) (*sourceMap, error)
 		}
 		mapPath = filepath.Join(dir, mapPath)
 	}
-	raw, err := os.ReadFile(mapPath)
+	raw, err := userfile.Read(mapPath)
 	if err != nil {
 		return nil, fmt.Errorf("read source map: %w", err)
 	}

@@ -1,0 +1,62 @@
+//go:build unix
+
+package userfile_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
+)
+
+// Each of these once took the server down or held a call forever: a
+// device read without end, a 2 GB file read whole, a FIFO waiting for a
+// writer. Each is refused at once, saying what it is and what to do.
+func TestReadRefusesWhatIsNotASmallRegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.py")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sparse := filepath.Join(dir, "huge.py")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, c := range []struct{ path, want string }{
+		{"/dev/zero", "is a device"},
+		{"/dev/urandom", "is a device"},
+		{fifo, "is a FIFO"},
+		{sparse, "is 2048.0 MiB, over the 16 MiB"},
+		{dir, "is a directory"},
+	} {
+		start := time.Now()
+		_, err := userfile.Read(c.path)
+		var refused *userfile.Error
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), c.want) || refused.Hint == "" {
+			t.Errorf("Read(%s) = %v, want a refusal saying %q with a hint", c.path, err, c.want)
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("Read(%s) took %v", c.path, took)
+		}
+	}
+}
+
+func TestReadGivesASmallRegularFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ok.py")
+	if err := os.WriteFile(path, []byte("x = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := userfile.Read(path); err != nil || string(b) != "x = 1\n" {
+		t.Fatalf("Read = %q, %v", b, err)
+	}
+}
