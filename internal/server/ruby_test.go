@@ -38,8 +38,11 @@ func TestRubyBreakpointStepsAndEvaluate(t *testing.T) {
 
 	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
 	wantStop(t, snap, "breakpoint", 12)
-	if l := snap.vars("locals"); l["i"] != "1" {
-		t.Fatalf("locals at the first hit: %v", l)
+	if l := snap.vars("locals"); l["i"] != "1" || l["%self"] != "" {
+		t.Fatalf("locals at the first hit (i, and not rdbg's %%self): %v", l)
+	}
+	if strings.Contains(snap.str("output"), "Ruby REPL") {
+		t.Errorf("rdbg's REPL banner is not the program's output: %q", snap.str("output"))
 	}
 	wantStop(t, h.ok("step_into", map[string]any{"sessionId": id}), "step", 4)
 	over := h.ok("step_over", map[string]any{"sessionId": id})

@@ -584,8 +584,8 @@ func (s *Session) fillOutput(snap *Snapshot) {
 	s.mu.Unlock()
 }
 
-// filterSpecial hides interpreter internals (Python's dunders and debugpy's
-// "special variables" groups) unless asked for.
+// filterSpecial hides interpreter internals (Python's dunders, debugpy's
+// "special variables" groups, rdbg's %self) unless asked for.
 func filterSpecial(vars []dap.Variable, include bool) []dap.Variable {
 	if include {
 		return vars
@@ -607,6 +607,10 @@ func isSpecial(v dap.Variable) bool {
 	}
 	switch n {
 	case "special variables", "function variables", "class variables", "protected variables":
+		return true
+	case "%self":
+		// rdbg's receiver, listed first among every frame's locals
+		// (docs/adapter-quirks.md: rdbg-19); `self` evaluates to it.
 		return true
 	}
 	return v.PresentationHint != nil && v.PresentationHint.Kind == "virtual" && strings.HasSuffix(n, "variables")

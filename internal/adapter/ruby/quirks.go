@@ -1,6 +1,10 @@
 package ruby
 
-import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
+import (
+	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+)
 
 // knownRequests are the requests rdbg answers (the same list in 1.4.0 and
 // 1.6.3); on any other it raises "Unknown request", sends terminated (1.6)
@@ -36,7 +40,17 @@ func quirks(d dialect) adapter.Quirks {
 			"stepInTargets", "restartFrame", "terminateThreads",
 		},
 		UnsupportedWhy: d.name,
+		IsNoise:        isNoise,
 	}
+}
+
+// isNoise keeps rdbg's own words out of the program's output: rdbg 1.9
+// greets a DAP client with its REPL's banner ("Ruby REPL: You can run any
+// Ruby expression here. …") as a console output event. The program's own
+// output never comes as an event (rdbg-7).
+// docs/adapter-quirks.md: rdbg-18.
+func isNoise(category, text string) bool {
+	return category == "console" && strings.HasPrefix(text, "Ruby REPL:")
 }
 
 // LogpointWarning says that rdbg's logpoints are unknown ground and how the

@@ -361,3 +361,22 @@ func TestAttachTellsRdbgTheRemoteRoots(t *testing.T) {
 		}
 	}
 }
+
+// rdbg 1.9's REPL banner is its own chatter; a console line of anything
+// else, and the program's own words, are kept.
+func TestIsNoise(t *testing.T) {
+	banner := "Ruby REPL: You can run any Ruby expression here.\nNote that output to the STDOUT/ERR printed on the TERMINAL.\n"
+	for _, c := range []struct {
+		category, text string
+		noise          bool
+	}{
+		{"console", banner, true},
+		{"stdout", banner, false},
+		{"console", "undefined local variable or method `x'\n", false},
+		{"stdout", "round 1\n", false},
+	} {
+		if got := isNoise(c.category, c.text); got != c.noise {
+			t.Errorf("isNoise(%q, %q) = %v, want %v", c.category, c.text, got, c.noise)
+		}
+	}
+}
