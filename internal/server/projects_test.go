@@ -91,6 +91,36 @@ func TestRubyWithoutGemfileSaysSo(t *testing.T) {
 	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", "; no Gemfile)")
 }
 
+// An rdbg that runs the program with another ruby than the one found
+// here (a wrapper into a chroot or container does): the runtime line names
+// the ruby the program really ran with, as that ruby says, not the one a
+// probe of this machine's ruby would name.
+func TestRubyRuntimeLineNamesTheRubyThatRan(t *testing.T) {
+	av := testenv.RequireAdapter(t, "ruby")
+	ruby := testenv.RequireTool(t, "apt-get install -y ruby", "ruby")
+	dir := t.TempDir()
+	// The other ruby: this one, made to say it is 9.9.9.
+	fake := filepath.Join(dir, "fake.rb")
+	other := filepath.Join(dir, "other-ruby")
+	wrapper := filepath.Join(dir, "rdbg")
+	for path, text := range map[string]string{
+		fake:  "Object.send(:remove_const, :RUBY_VERSION)\nRUBY_VERSION = \"9.9.9\"\n",
+		other: "#!/bin/sh\nexec " + ruby + " -W0 -r " + fake + " \"$@\"\n",
+		// rdbg's arguments end "-c -- RUBY ...": RUBY becomes the other one.
+		wrapper: "#!/bin/sh\nn=$#; i=0\nfor a; do i=$((i+1)); if [ \"$prev\" = -- ] && [ \"$prev2\" = -c ]; then a=" + other + "; fi\n  prev2=$prev; prev=$a; set -- \"$@\" \"$a\"; done\nshift $n\nexec " + ruby + " " + av.Path + " \"$@\"\n",
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("RDBG_PATH", wrapper)
+	h := newHarness(t)
+	id := h.sessionFor("ruby")
+	src := rubyProgram(t, "loop.rb")
+	snap := h.stopAt(id, src, 12, src)
+	wantRuntime(t, snap.obj("data").str("runtime"), "ruby: ", " 9.9.9 (")
+}
+
 // TestGoFileOfAModuleSubpackageBuildsItsPackage: main.go of cmd/app, two
 // levels under its go.mod, with a second file in its package: the whole
 // package is built in its module, and the answer names the module.

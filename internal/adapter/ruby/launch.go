@@ -41,7 +41,16 @@ const (
 	waitingMarker = "wait for debugger connection"
 	// syncHelper makes the program's output unbuffered: its stdout is our
 	// pipe, which Ruby would otherwise flush only at 8 KiB or at exit.
-	syncHelper = "# Loaded by mcp-debugger (ruby -r): program output unbuffered.\n$stdout.sync = true\n$stderr.sync = true\n"
+	// It also says which ruby really runs the program, on a line of
+	// rdbg's kind (kept from the program's output): rdbg may be a wrapper
+	// that runs it in a chroot or container, where "ruby" is another
+	// interpreter than the one found here. Loaded by -r, it runs before
+	// rdbg's own RUBYOPT -r, so the line comes before the address.
+	syncHelper = "# Loaded by mcp-debugger (ruby -r): program output unbuffered.\n$stdout.sync = true\n$stderr.sync = true\n" +
+		"require \"rbconfig\"\n$stderr.print \"" + debuggerPrefix + " " + runtimeMarker + "#{RUBY_VERSION} #{RbConfig.ruby}\\n\"\n"
+	// runtimeMarker starts the sync helper's report of the ruby that runs
+	// the program: "DEBUGGER: mcp-debugger runs ruby 3.3.8 /usr/bin/ruby".
+	runtimeMarker = "mcp-debugger runs ruby "
 )
 
 // Launch spawns rdbg with the program, reads the port it listens on and
@@ -75,7 +84,6 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		env = withGemfile(env, gemfile)
 	}
 	command := launchCommand(found, ruby, preload, cfg.Program, cfg.Args)
-	runtime := runtimeLine(ruby, why, rubyVersion(ctx, ruby), gemfile)
 	cwd, err := spawnCwd(cfg)
 	if err != nil {
 		return nil, err
@@ -90,6 +98,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	mapPaths(args)
 	d := dialectOf(found.version)
 	if cfg.DryRun {
+		runtime := runtimeLine(ruby, why, rubyVersion(ctx, ruby), gemfile)
 		return &adapter.Connection{Request: "launch", Arguments: args, AdapterID: adapterID, Command: command, Runtime: runtime}, nil
 	}
 	if err := writeFile(helper, syncHelper); err != nil {
@@ -105,6 +114,13 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		return nil, err
 	}
 	log.Debug("rdbg dialect", "version", found.version, "replacesBreakpoints", d.replacesBreakpoints)
+	// What the program's own ruby said it is; what was found here only
+	// when it said nothing.
+	ranPath, version := srv.ran.path, srv.ran.version
+	if version == "" {
+		ranPath, version = ruby, rubyVersion(ctx, ruby)
+	}
+	runtime := runtimeLine(ranPath, why, version, gemfile)
 	return &adapter.Connection{
 		Transport: newTransport(srv.conn, log, transportOptions{dialect: d, exitCode: srv.exitCode}),
 		Request:   "launch",
@@ -256,6 +272,27 @@ type server struct {
 	conn   net.Conn
 	stdout io.ReadCloser
 	stderr *io.PipeReader
+	ran    ranRuby
+}
+
+// ranRuby is the ruby that runs the program, as it reported itself
+// (syncHelper); empty when it did not.
+type ranRuby struct {
+	version, path string
+}
+
+// parseRanRuby reads the sync helper's "DEBUGGER: mcp-debugger runs ruby
+// 3.3.8 /usr/bin/ruby".
+func parseRanRuby(line string) (ranRuby, bool) {
+	_, rest, ok := strings.Cut(line, runtimeMarker)
+	if !ok {
+		return ranRuby{}, false
+	}
+	version, path, ok := strings.Cut(strings.TrimSpace(rest), " ")
+	if !ok || version == "" || path == "" {
+		return ranRuby{}, false
+	}
+	return ranRuby{version: version, path: path}, true
 }
 
 // close kills the program and closes what reads it; the output copiers
@@ -299,8 +336,10 @@ func spawn(ctx context.Context, command []string, cwd string, envList []string, 
 	programErr, pw := io.Pipe()
 	addrc := make(chan string, 1)
 	tail := &debuggerLines{}
+	var ran ranRuby
 	// Ends when the program's stderr closes (it exited or was killed).
-	go splitStderr(errR, pw, addrc, tail, log)
+	// It writes ran before it sends on addrc.
+	go splitStderr(errR, pw, addrc, &ran, tail, log)
 
 	fail := func(err error) (*server, error) {
 		p.Kill()
@@ -323,13 +362,14 @@ func spawn(ctx context.Context, command []string, cwd string, envList []string, 
 		return fail(err)
 	}
 	log.Debug("rdbg started", "addr", addr, "pid", p.Pid(), "cwd", cwd)
-	return &server{p: p, conn: conn, stdout: outR, stderr: programErr}, nil
+	return &server{p: p, conn: conn, stdout: outR, stderr: programErr, ran: ran}, nil
 }
 
 // splitStderr separates rdbg's own lines ("DEBUGGER: …", logged; the
 // address among them is sent on addrc once rdbg has also said it waits)
-// from the program's stderr, which goes to w. It ends when r does, and
-// then closes w.
+// from the program's stderr, which goes to w. The sync helper's report of
+// the ruby that runs the program, among rdbg's lines and before the
+// address, goes to ran. It ends when r does, and then closes w.
 //
 // The two lines come in either order: rdbg's reader thread prints the
 // address once it listens while the program's thread prints that it
@@ -337,7 +377,7 @@ func spawn(ctx context.Context, command []string, cwd string, envList []string, 
 // 2 of 40 starts). Only with both seen is the program held and the port
 // open.
 // docs/adapter-quirks.md: rdbg-1.
-func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, tail *debuggerLines, log *slog.Logger) {
+func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, ran *ranRuby, tail *debuggerLines, log *slog.Logger) {
 	defer r.Close()
 	defer w.Close()
 	br := bufio.NewReader(r)
@@ -349,6 +389,9 @@ func splitStderr(r io.ReadCloser, w *io.PipeWriter, addrc chan<- string, tail *d
 			tail.add(line)
 			if a, ok := parseAddress(line); ok {
 				addr = a
+			}
+			if r, ok := parseRanRuby(line); ok && !sent {
+				*ran = r
 			}
 			waiting = waiting || strings.Contains(line, waitingMarker)
 			if addr != "" && waiting && !sent {

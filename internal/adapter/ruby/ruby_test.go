@@ -232,32 +232,41 @@ func TestSplitStderrWaitsForAddressAndWaiting(t *testing.T) {
 		addr    = "DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:40203)\n"
 		waiting = "DEBUGGER: wait for debugger connection...\n"
 		program = "a line of the program\n"
+		ran     = "DEBUGGER: " + runtimeMarker + "3.3.8 /usr/bin/ruby\n"
 	)
 	for name, c := range map[string]struct {
-		lines []string
-		want  string
+		lines   []string
+		want    string
+		wantRan ranRuby
 	}{
-		"address first": {[]string{addr, program, waiting}, "127.0.0.1:40203"},
-		"waiting first": {[]string{waiting, program, addr}, "127.0.0.1:40203"},
-		"never waits":   {[]string{addr, program}, ""},
+		"address first":   {[]string{addr, program, waiting}, "127.0.0.1:40203", ranRuby{}},
+		"waiting first":   {[]string{waiting, program, addr}, "127.0.0.1:40203", ranRuby{}},
+		"never waits":     {[]string{addr, program}, "", ranRuby{}},
+		"ruby says which": {[]string{ran, program, addr, waiting}, "127.0.0.1:40203", ranRuby{"3.3.8", "/usr/bin/ruby"}},
+		// A program printing the marker after the start is not believed.
+		"program says it later": {[]string{addr, waiting, "DEBUGGER: " + runtimeMarker + "9.9 /x\n", program}, "127.0.0.1:40203", ranRuby{}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			pr, pw := io.Pipe()
 			addrc := make(chan string, 1)
 			in := io.NopCloser(strings.NewReader(strings.Join(c.lines, "")))
+			var got ranRuby
 			// Ends at the end of in, closing pw, which ends ReadAll.
-			go splitStderr(in, pw, addrc, &debuggerLines{}, slog.New(slog.DiscardHandler))
+			go splitStderr(in, pw, addrc, &got, &debuggerLines{}, slog.New(slog.DiscardHandler))
 			out, err := io.ReadAll(pr)
 			if err != nil || string(out) != program {
 				t.Fatalf("program output %q %v", out, err)
 			}
-			got := ""
+			gotAddr := ""
 			select {
-			case got = <-addrc:
+			case gotAddr = <-addrc:
 			default:
 			}
-			if got != c.want {
-				t.Fatalf("address %q, want %q", got, c.want)
+			if gotAddr != c.want {
+				t.Fatalf("address %q, want %q", gotAddr, c.want)
+			}
+			if got != c.wantRan {
+				t.Fatalf("the ruby that runs the program: %+v, want %+v", got, c.wantRan)
 			}
 		})
 	}
