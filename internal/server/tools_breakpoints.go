@@ -101,6 +101,9 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	if err != nil {
 		return nil, err
 	}
+	if err := checkBreakpointTexts(a); err != nil {
+		return nil, err
+	}
 	if len(a.Collect) > 0 && a.Function != "" {
 		return nil, userError("use trace_function to record a function's calls and returns", "collect works on line breakpoints")
 	}
@@ -150,7 +153,7 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	where := filepath.Base(bp.File)
 	switch {
 	case len(bp.Collect) > 0:
-		msg = fmt.Sprintf("Tracepoint %d at %s:%d collects %s at each hit without stopping the agent; read them with get_trace.", bp.ID, where, bp.Line, strings.Join(bp.Collect, ", "))
+		msg = fmt.Sprintf("Tracepoint %d at %s:%d collects %s at each hit without stopping the agent; read them with get_trace.", bp.ID, where, bp.Line, cutValue(strings.Join(bp.Collect, ", "), breakpointQuoteLimit))
 		if bp.TraceMode == session.TraceByStopping {
 			msg += " This adapter cannot interpolate logpoints, so the server stops, evaluates and continues at each hit (costMs in each entry)."
 		}
@@ -167,10 +170,12 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 		// says only why the breakpoint is not bound.
 		msg = strings.ToUpper(msg[:1]) + strings.TrimSuffix(msg[1:], ".") + "."
 	}
+	brief := briefBreakpoint(bp)
 	return &setBreakpointResult{
 		Success: true, BreakpointID: bp.ID, File: bp.File, Line: bp.Line, RequestedLine: bp.RequestedLine,
-		Anchor: bp.Anchor, Condition: unlessAsked(bp.Condition, a.Condition), HitCondition: unlessAsked(bp.HitCondition, a.HitCondition), LogMessage: bp.LogMessage,
-		Collect: bp.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: joinWarnings(res.Warning, sess.UnmappedNote(ctx, bp.File)), Context: res.Context,
+		Anchor: bp.Anchor, Condition: unlessAsked(brief.Condition, cutValue(a.Condition, breakpointQuoteLimit)),
+		HitCondition: unlessAsked(brief.HitCondition, cutValue(a.HitCondition, breakpointQuoteLimit)), LogMessage: brief.LogMessage,
+		Collect: brief.Collect, TraceMode: bp.TraceMode, Verified: bp.Verified, Message: msg, Warning: joinWarnings(res.Warning, sess.UnmappedNote(ctx, bp.File)), Context: res.Context,
 	}, nil
 }
 
@@ -184,11 +189,13 @@ func (s *Server) listBreakpoints(_ context.Context, a *listBreakpointsArgs) (*li
 		file = s.absPath(a.File)
 	}
 	lines, funcs := sess.Breakpoints(file)
-	if lines == nil {
-		lines = []session.Breakpoint{}
-	}
+	lines = briefBreakpoints(lines)
 	if funcs == nil {
 		funcs = []session.FunctionBreakpoint{}
+	}
+	for i := range funcs {
+		funcs[i].Condition = cutValue(funcs[i].Condition, breakpointQuoteLimit)
+		funcs[i].HitCondition = cutValue(funcs[i].HitCondition, breakpointQuoteLimit)
 	}
 	return &listBreakpointsResult{Success: true, Breakpoints: lines, Count: len(lines), FunctionBreakpoints: funcs, FunctionCount: len(funcs)}, nil
 }
@@ -216,10 +223,7 @@ func (s *Server) removeBreakpoint(ctx context.Context, a *removeBreakpointArgs) 
 	if n == 0 {
 		return nil, userError("list_breakpoints shows the current breakpoints and their ids", "no breakpoint matched")
 	}
-	lines := removed.Lines
-	if lines == nil {
-		lines = []session.Breakpoint{}
-	}
+	lines := briefBreakpoints(removed.Lines)
 	return &removeBreakpointResult{Success: true, Removed: lines, Functions: removed.Functions, Message: fmt.Sprintf("Removed %d breakpoint(s).", n)}, nil
 }
 
@@ -255,4 +259,54 @@ func unlessAsked(set, asked string) string {
 		return ""
 	}
 	return set
+}
+
+// maxBreakpointText bounds each text set_breakpoint takes (a condition, a
+// log message, an expression to collect, a statement to find): each is
+// kept, sent to the adapter at every start and, cut, shown in answers.
+const maxBreakpointText = 4096
+
+// breakpointQuoteLimit bounds what an answer repeats of a breakpoint's
+// texts: the agent wrote them, and list_breakpoints repeats every one.
+const breakpointQuoteLimit = 300
+
+// checkBreakpointTexts refuses a text argument over maxBreakpointText.
+func checkBreakpointTexts(a *setBreakpointArgs) error {
+	texts := [][2]string{{"condition", a.Condition}, {"hitCondition", a.HitCondition}, {"logMessage", a.LogMessage},
+		{"statement", a.Statement}, {"expectedContent", a.ExpectedContent}, {"function", a.Function}}
+	for _, c := range a.Collect {
+		texts = append(texts, [2]string{"collect", c})
+	}
+	for _, t := range texts {
+		if len(t[1]) > maxBreakpointText {
+			return userError(fmt.Sprintf("shorten %s to at most %d bytes", t[0], maxBreakpointText),
+				"%s is %d bytes; set_breakpoint takes at most %d", t[0], len(t[1]), maxBreakpointText)
+		}
+	}
+	return nil
+}
+
+// briefBreakpoint is a breakpoint as answers show it: its texts cut to
+// breakpointQuoteLimit.
+func briefBreakpoint(bp session.Breakpoint) session.Breakpoint {
+	bp.Condition = cutValue(bp.Condition, breakpointQuoteLimit)
+	bp.HitCondition = cutValue(bp.HitCondition, breakpointQuoteLimit)
+	bp.LogMessage = cutValue(bp.LogMessage, breakpointQuoteLimit)
+	collect := make([]string, len(bp.Collect))
+	for i, c := range bp.Collect {
+		collect[i] = cutValue(c, breakpointQuoteLimit)
+	}
+	if bp.Collect != nil {
+		bp.Collect = collect
+	}
+	return bp
+}
+
+// briefBreakpoints applies briefBreakpoint to a list, never nil.
+func briefBreakpoints(bps []session.Breakpoint) []session.Breakpoint {
+	out := make([]session.Breakpoint, len(bps))
+	for i, bp := range bps {
+		out[i] = briefBreakpoint(bp)
+	}
+	return out
 }

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
@@ -136,6 +138,8 @@ type sourceResult struct {
 	// Remote: the agent has no such file; the lines are the program's
 	// copy, served by the debug adapter.
 	Remote bool `json:"remote,omitempty"`
+	// Budget says what a window too large to answer left out.
+	Budget *budgetNote `json:"budget,omitempty"`
 }
 
 type outputArgs struct {
@@ -297,7 +301,8 @@ func (s *Server) getSourceContext(ctx context.Context, a *sourceArgs) (*sourceRe
 	}
 	radius := 5
 	if a.LinesContext != nil && *a.LinesContext >= 0 {
-		radius = int(*a.LinesContext)
+		// One line past the bound, to know whether the bound cut.
+		radius = int(min(*a.LinesContext, maxLinesContext+1))
 	}
 	file := s.absPath(a.File)
 	if !filepath.IsAbs(a.File) && session.IsRemoteAbs(a.File) {
@@ -313,7 +318,54 @@ func (s *Server) getSourceContext(ctx context.Context, a *sourceArgs) (*sourceRe
 	if err != nil {
 		return nil, userError("check the file path and that the line is inside the file", "%v", err)
 	}
-	return &sourceResult{Success: true, File: file, Line: int(a.Line), LineContent: c.LineContent, Surrounding: c.Surrounding, Remote: remote}, nil
+	res := &sourceResult{Success: true, File: file, Line: int(a.Line), LineContent: c.LineContent, Remote: remote}
+	res.fit(c.Surrounding)
+	return res, nil
+}
+
+// get_source_context's bounds: at most maxLinesContext lines either side
+// of the asked line, and maxSourceBytes of line text in all, the lines
+// nearest the asked one kept; session.MaxSourceLineLen bounds each line.
+const (
+	maxLinesContext = 500
+	maxSourceBytes  = 32 << 10
+)
+
+// fit sets the answer's lines: those nearest the current one within
+// maxLinesContext either side and maxSourceBytes in all, growing the
+// window one line either side at a time, and says what was left out.
+func (res *sourceResult) fit(lines []session.SourceLine) {
+	at := slices.IndexFunc(lines, func(l session.SourceLine) bool { return l.Current })
+	if at < 0 {
+		res.Surrounding = lines
+		return
+	}
+	from, to, size := at, at+1, len(lines[at].Content)
+	for grew := true; grew; {
+		grew = false
+		if from > 0 && at-from < maxLinesContext && size+len(lines[from-1].Content) <= maxSourceBytes {
+			from--
+			size += len(lines[from].Content)
+			grew = true
+		}
+		if to < len(lines) && to-at <= maxLinesContext && size+len(lines[to].Content) <= maxSourceBytes {
+			size += len(lines[to].Content)
+			to++
+			grew = true
+		}
+	}
+	res.Surrounding = lines[from:to]
+	var leftOut []string
+	if from > 0 || to < len(lines) {
+		leftOut = append(leftOut, fmt.Sprintf("the lines before %d and after %d: at most %d lines either side and %d KB in all; ask around another line for more",
+			lines[from].Line, lines[to-1].Line, maxLinesContext, maxSourceBytes>>10))
+	}
+	if slices.ContainsFunc(res.Surrounding, func(l session.SourceLine) bool { return len(l.Content) > session.MaxSourceLineLen }) {
+		leftOut = append(leftOut, fmt.Sprintf("the ends of lines longer than %d bytes", session.MaxSourceLineLen))
+	}
+	if leftOut != nil {
+		res.Budget = &budgetNote{MaxBytes: maxSourceBytes, LeftOut: leftOut}
+	}
 }
 
 func (s *Server) getOutput(ctx context.Context, a *outputArgs) (*outputResult, error) {

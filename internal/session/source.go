@@ -101,12 +101,23 @@ func ReadContext(path string, line, radius int) (SourceContext, error) {
 	return contextOf(lines, line, radius), nil
 }
 
+// MaxSourceLineLen bounds each source line an answer shows: a minified
+// script is one line of megabytes.
+const MaxSourceLineLen = 2000
+
+// contextOf is the window of radius lines either side of line, each line
+// cut to MaxSourceLineLen.
 func contextOf(lines []string, line, radius int) SourceContext {
-	ctx := SourceContext{LineContent: lines[line-1]}
+	ctx := SourceContext{LineContent: cutLine(lines[line-1])}
 	for n := max(1, line-radius); n <= min(len(lines), line+radius); n++ {
-		ctx.Surrounding = append(ctx.Surrounding, SourceLine{Line: n, Content: lines[n-1], Current: n == line})
+		ctx.Surrounding = append(ctx.Surrounding, SourceLine{Line: n, Content: cutLine(lines[n-1]), Current: n == line})
 	}
 	return ctx
+}
+
+func cutLine(s string) string {
+	short, _ := Cut(s, MaxSourceLineLen)
+	return short
 }
 
 // AnchorError says that a content anchor did not match; it carries the
