@@ -161,7 +161,7 @@ func conformRows() []conformRow {
 		// weigh's tail expression has no line of its own in rustc's line
 		// table: the step lands on the closing brace.
 		stepOverLine: 9,
-		output:       "Some(7) 18", exitCode: 0, processes: 2,
+		output:       "widget 3 24 3 Some(7) 18", exitCode: 0, processes: 2,
 		attach: func(t *testing.T) map[string]any {
 			build := exec.Command("cargo", "build")
 			build.Dir = testdataFile("native", "rust")(t)

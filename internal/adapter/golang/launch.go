@@ -67,13 +67,17 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 		os.RemoveAll(tmp)
 		return nil, err
 	}
+	q := quirks(functionNamer(mode, program))
+	launchMode, _ := args["mode"].(string)
+	launched, _ := args["program"].(string)
+	q.IsNoise = withoutBuildLine(q.IsNoise, launchMode, launched)
 	return &adapter.Connection{
 		Transport:     srv.transport(found.version),
 		Request:       "launch",
 		Arguments:     args,
 		AdapterID:     adapterID,
 		LaunchTimeout: launchTimeout,
-		Quirks:        quirks(functionNamer(mode, program)),
+		Quirks:        q,
 		Command:       command,
 		Runtime:       runtime,
 		Output:        srv.output(),

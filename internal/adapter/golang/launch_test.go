@@ -162,3 +162,24 @@ func TestModeOfFileOutsideAModule(t *testing.T) {
 		t.Errorf("modeOf(main.go outside a module) = %s %v, want the file itself", program, err)
 	}
 }
+
+// Delve's "Building …" line before the launch is dropped, once: the same
+// line printed later is the program's own.
+func TestWithoutBuildLine(t *testing.T) {
+	for _, c := range []struct {
+		mode, program string
+		events        [][2]string // category, text
+		want          []bool
+	}{
+		{modeDebug, "/src/app", [][2]string{{"stdout", "Building /src/app\n"}, {"stdout", "Building /src/app\n"}}, []bool{true, false}},
+		{modeTest, "/src/pkg", [][2]string{{"stdout", "Building tests of /src/pkg\n"}, {"stdout", "ok\n"}}, []bool{true, false}},
+		{modeDebug, "/src/app", [][2]string{{"stdout", "Building /src/other\n"}, {"console", "Type 'dlv help' for list of commands.\n"}}, []bool{false, true}},
+	} {
+		isNoise := withoutBuildLine(isNoise, c.mode, c.program)
+		for i, ev := range c.events {
+			if got := isNoise(ev[0], ev[1]); got != c.want[i] {
+				t.Errorf("%s %s: event %d %q: noise %v, want %v", c.mode, c.program, i, ev[1], got, c.want[i])
+			}
+		}
+	}
+}

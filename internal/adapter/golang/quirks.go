@@ -2,6 +2,7 @@ package golang
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
@@ -20,4 +21,25 @@ func quirks(namer func(string) string) adapter.Quirks {
 // docs/adapter-quirks.md: delve-7.
 func isNoise(category, text string) bool {
 	return category == "console" && strings.HasPrefix(text, "Type 'dlv help'")
+}
+
+// withoutBuildLine extends isNoise to the line Delve sends, as the
+// program's stdout, when it starts building the program to launch
+// ("Building /src/app\n", "Building tests of /src/pkg\n"): the program
+// cannot have printed anything before it was built, so the first such
+// line is Delve's, and only that one is dropped.
+// docs/adapter-quirks.md: delve-24.
+func withoutBuildLine(isNoise func(category, text string) bool, mode, program string) func(category, text string) bool {
+	what := program
+	if mode == modeTest {
+		what = "tests of " + program
+	}
+	line := "Building " + what + "\n"
+	var seen atomic.Bool
+	return func(category, text string) bool {
+		if category == "stdout" && text == line && seen.CompareAndSwap(false, true) {
+			return true
+		}
+		return isNoise(category, text)
+	}
 }
