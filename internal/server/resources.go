@@ -69,9 +69,11 @@ type outputWatches struct {
 }
 
 // outputWatch sends notifications/resources/updated for one session's
-// output while any client is subscribed to it.
+// output while any client is subscribed to it. Each subscriber is counted
+// once, by its MCP session, so that a client's unsubscribe ends its own
+// subscription and never another client's.
 type outputWatch struct {
-	subscribers int
+	subscribers map[*mcp.ServerSession]bool
 	stop        context.CancelFunc
 }
 
@@ -90,11 +92,11 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if watch := w.byURI[uri]; watch != nil {
-		watch.subscribers++
+		watch.subscribers[req.Session] = true
 		return nil
 	}
 	ctx, stop := context.WithCancel(w.ctx)
-	w.byURI[uri] = &outputWatch{subscribers: 1, stop: stop}
+	w.byURI[uri] = &outputWatch{subscribers: map[*mcp.ServerSession]bool{req.Session: true}, stop: stop}
 	w.running.Add(1)
 	go func() {
 		defer w.running.Done()
@@ -119,14 +121,14 @@ func (s *Server) notifyOutput(ctx context.Context, uri string, buf *session.Outp
 	}
 }
 
-// unsubscribe ends a client's subscription (resources/unsubscribe); the
-// watch stops with the last one.
+// unsubscribe ends the calling client's own subscription
+// (resources/unsubscribe), if it has one; the watch stops with the last.
 func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
 	w := &s.watches
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if watch := w.byURI[req.Params.URI]; watch != nil {
-		if watch.subscribers--; watch.subscribers <= 0 {
+	if watch := w.byURI[req.Params.URI]; watch != nil && watch.subscribers[req.Session] {
+		if delete(watch.subscribers, req.Session); len(watch.subscribers) == 0 {
 			watch.stop()
 			delete(w.byURI, req.Params.URI)
 		}
