@@ -592,6 +592,25 @@ func (b *breakpoints) wantException(ctx context.Context, e jdwp.Event) bool {
 	return true
 }
 
+// uncaught reports whether the program itself does not catch an exception:
+// nothing catches it, or only the JDK code that runs main does. From JDK 18
+// reflection calls main through method handles (JEP 416), so what main
+// throws is caught in jdk.internal.reflect, where JDK 17's native
+// reflection left it without a catch location (docs/adapter-quirks.md,
+// jvm-7).
+func (b *breakpoints) uncaught(ctx context.Context, e jdwp.Event) bool {
+	if e.CatchLocation.Class == 0 {
+		return true
+	}
+	catcher := b.s.types.className(ctx, e.CatchLocation.Class)
+	for _, p := range launcherCatchers {
+		if strings.HasPrefix(catcher, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // exceptionStops applies the exception mode to one exception event.
 func (b *breakpoints) exceptionStops(ctx context.Context, mode string, e jdwp.Event) bool {
 	switch mode {

@@ -131,7 +131,7 @@ func (s *server) handleSet(set *jdwp.EventSet) {
 			}
 			s.clearStep(ctx)
 			if st == nil {
-				st = &stop{reason: "exception", thread: e.Thread, exception: e.Exception.Object, uncaught: e.CatchLocation.Class == 0}
+				st = &stop{reason: "exception", thread: e.Thread, exception: e.Exception.Object, uncaught: s.bps.uncaught(ctx, e)}
 				st.description = s.exceptionSummary(ctx, e.Thread, e.Exception.Object)
 				st.text, _ = s.exceptionParts(ctx, e.Exception.Object)
 			}

@@ -13,10 +13,27 @@ import threading
 
 
 def pytest_exception_interact(node, call, report):
-    if sys.gettrace() is not None or call.excinfo is None:
+    if _traced() or call.excinfo is None:
         # Still traced: debugpy has stopped on this failure already.
         return
     _stop_post_mortem((call.excinfo.type, call.excinfo.value, call.excinfo.tb))
+
+
+def _traced():
+    # Whether debugpy still watches this thread: through sys.settrace, which
+    # Python turns off at a RecursionError, or through sys.monitoring (PEP
+    # 669; debugpy 1.8 on Python 3.12 and later), where sys.gettrace() is
+    # None all along and a RecursionError turns nothing off, so debugpy
+    # stops on the failure itself (docs/adapter-quirks.md, debugpy-16).
+    if sys.gettrace() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is None:
+        return False
+    try:
+        return monitoring.get_tool(monitoring.DEBUGGER_ID) is not None
+    except Exception:
+        return False
 
 
 def _stop_post_mortem(exc_info):
