@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 )
 
 // Step kinds, named by their DAP requests.
@@ -30,14 +32,23 @@ func (s *Session) Resume(ctx context.Context, kind string, threadID int, wait Wa
 		// answer: that end is this call's answer.
 		return s.snapshotNow(ctx), nil
 	}
-	gen, err := s.resume(ctx, kind, threadID)
+	if !wait.Wait {
+		if _, err := s.resume(ctx, kind, threadID); err != nil {
+			return nil, err
+		}
+		return s.snapshotNow(ctx), nil
+	}
+	// The call's timeout bounds the request too, not only the wait after
+	// it: an adapter that hangs (stopped, deadlocked) must not hold the
+	// answer for the DAP default.
+	deadline := time.Now().Add(wait.timeout())
+	resumeCtx, cancel := context.WithDeadline(ctx, deadline)
+	gen, err := s.resume(resumeCtx, kind, threadID)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
-	if !wait.Wait {
-		return s.snapshotNow(ctx), nil
-	}
-	return s.waitSnapshot(ctx, gen, wait.timeout())
+	return s.waitSnapshot(ctx, gen, max(time.Until(deadline), 0))
 }
 
 // resume sends the run-control request and returns the generation a wait
@@ -84,7 +95,11 @@ func (s *Session) resume(ctx context.Context, kind string, threadID int) (uint64
 			s.setStateLocked(StatePaused, st.Reason)
 		}
 		s.mu.Unlock()
-		return 0, &Error{Msg: fmt.Sprintf("%s failed: %v", name, err), Hint: "the program is still paused where it was; check threadId with list_threads", Err: err}
+		hint := "the program is still paused where it was; check threadId with list_threads"
+		if errors.Is(err, context.DeadlineExceeded) {
+			hint = "the debug adapter did not answer within the call's timeout: it may be stuck; try again with a longer timeout, or close_debug_session ends it and the program"
+		}
+		return 0, &Error{Msg: fmt.Sprintf("%s failed: %v", name, err), Hint: hint, Err: err}
 	}
 	return gen, nil
 }
@@ -106,16 +121,23 @@ func (s *Session) Pause(ctx context.Context, threadID int, wait WaitOptions) (*S
 		s.mu.Unlock()
 		return nil, err
 	}
-	if threadID == 0 {
-		threadID = s.anyThread(ctx, r)
+	// As in Resume, a waiting call's timeout bounds the request too.
+	deadline := time.Now().Add(wait.timeout())
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if wait.Wait {
+		callCtx, cancel = context.WithDeadline(ctx, deadline)
 	}
-	if err := r.call(ctx, "pause", map[string]any{"threadId": threadID}, nil); err != nil {
+	defer cancel()
+	if threadID == 0 {
+		threadID = s.anyThread(callCtx, r)
+	}
+	if err := r.call(callCtx, "pause", map[string]any{"threadId": threadID}, nil); err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("pause failed: %v", err), Hint: "check threadId with list_threads", Err: err}
 	}
 	if !wait.Wait {
 		return s.snapshotNow(ctx), nil
 	}
-	return s.waitSnapshot(ctx, gen, wait.timeout())
+	return s.waitSnapshot(ctx, gen, max(time.Until(deadline), 0))
 }
 
 // anyThread picks a thread to pause: the last one that stopped, else the

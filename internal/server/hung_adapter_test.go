@@ -1,0 +1,81 @@
+package server
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+)
+
+// A run-control call's timeout bounds the whole call: with the adapter
+// stopped (SIGSTOP: hung, as a deadlocked adapter is), step_over {timeout}
+// answers within it, saying the adapter did not answer, instead of after
+// the DAP default of 30 s. Once the adapter runs again the session works.
+// Rows one after another: each stops a process it finds among this test
+// binary's children.
+func TestRunControlTimeoutBoundsAHungAdapter(t *testing.T) {
+	for _, row := range []struct {
+		language, adapter string // adapter: a part of its command line
+		program           func(t *testing.T) string
+		line              int
+	}{
+		{"python", `run_module("debugpy.adapter"`, func(t *testing.T) string { return pythonProgram(t, "loop.py") }, 16},
+		{"go", "dlv\x00dap", func(t *testing.T) string { return goProgram(t, "loop", "main.go") }, 27},
+	} {
+		t.Run(row.language, func(t *testing.T) {
+			h := newHarness(t)
+			id := h.sessionFor(row.language)
+			before := proc.Descendants(os.Getpid())
+			prog := row.program(t)
+			h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": row.line})
+			wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "timeout": 120000}), "breakpoint", row.line)
+			pid := newProcessNamed(t, before, row.adapter)
+			if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			resumed := false
+			resume := func() {
+				if !resumed {
+					resumed = true
+					_ = syscall.Kill(pid, syscall.SIGCONT)
+				}
+			}
+			t.Cleanup(resume)
+			start := time.Now()
+			res, isErr := h.call("step_over", map[string]any{"sessionId": id, "timeout": 2000})
+			took := time.Since(start)
+			resume()
+			if took > 5*time.Second {
+				t.Errorf("step_over {timeout: 2000} with the adapter hung answered after %v", took)
+			}
+			if hint, _ := res["hint"].(string); !isErr || !strings.Contains(hint, "did not answer within") {
+				t.Errorf("the answer says the adapter did not answer in time: %v", res)
+			}
+			h.ok("close_debug_session", map[string]any{"sessionId": id})
+		})
+	}
+}
+
+// newProcessNamed is the pid of the process, a descendant of this test
+// binary started since before was taken, whose command line (arguments
+// joined by NUL) has part.
+func newProcessNamed(t *testing.T, before []int, part string) int {
+	t.Helper()
+	var seen []string
+	for _, pid := range proc.Descendants(os.Getpid()) {
+		if slices.Contains(before, pid) {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + itoa(pid) + "/cmdline")
+		if err == nil && strings.Contains(string(cmdline), part) {
+			return pid
+		}
+		seen = append(seen, strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	t.Fatalf("no new process with %q in its command line: %q", part, seen)
+	return 0
+}
