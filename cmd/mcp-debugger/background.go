@@ -62,17 +62,24 @@ func runtimeDir() (string, error) {
 	if xdg := os.Getenv("XDG_RUNTIME_DIR"); xdg != "" {
 		dir = filepath.Join(xdg, "mcp-debugger")
 	}
+	return privateDir(dir, "runtime directory")
+}
+
+// privateDir creates dir (0700) when missing and refuses it when it is
+// not a directory the user owns that no one else can enter; what is
+// names it in errors.
+func privateDir(dir, what string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("creating the runtime directory: %w", err)
+		return "", fmt.Errorf("creating the %s: %w", what, err)
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return "", fmt.Errorf("checking the runtime directory: %w", err)
+		return "", fmt.Errorf("checking the %s: %w", what, err)
 	}
 	// In a shared /tmp another user could have made the directory first,
 	// to read the token or plant a server of theirs.
 	if !fi.IsDir() || !privateToUser(fi) {
-		return "", fmt.Errorf("the runtime directory %s is not private to you (it must be a directory you own with mode 0700)", dir)
+		return "", fmt.Errorf("the %s %s is not private to you (it must be a directory you own with mode 0700)", what, dir)
 	}
 	return dir, nil
 }

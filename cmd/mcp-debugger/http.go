@@ -31,8 +31,9 @@ const shutdownTimeout = 5 * time.Second
 func serveHTTP(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("http", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:0", "address to listen on; a non-loopback address requires a token")
-	token := fs.String("token", "", "bearer token clients must send (default: $"+tokenEnv+"; generated when listening beyond loopback)")
+	listen := fs.String("listen", "127.0.0.1:0", "address to listen on")
+	token := fs.String("token", "", "bearer token clients must send (default: $"+tokenEnv+", else your own token, kept in a file only you can read)")
+	printConfig := fs.String("print-config", "", "print the configuration that plugs this server (same --listen and token) into a client: "+strings.Join(clientConfigs, ", ")+"; then exit")
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "a browser origin allowed besides the server's own (repeatable)")
 	control := fs.Bool("allow-human-control", false, "show continue/step/pause buttons on the live page")
@@ -52,8 +53,17 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		return 2
 	}
 	defer closeLog()
-	if *token == "" {
-		*token = os.Getenv(tokenEnv)
+	bearer, err := serverToken(*token)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+		return 1
+	}
+	if *printConfig != "" {
+		if err := printClientConfig(os.Stdout, *printConfig, *listen, bearer.value); err != nil {
+			fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+			return 2
+		}
+		return 0
 	}
 
 	ln, err := net.Listen("tcp", *listen)
@@ -62,14 +72,6 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		return 1
 	}
 	addr := ln.Addr().(*net.TCPAddr)
-	generated := false
-	if *token == "" && !addr.IP.IsLoopback() {
-		if *token, err = httpserver.NewToken(); err != nil {
-			fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
-			return 1
-		}
-		generated = true
-	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -78,7 +80,8 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive})
 	var h http.Handler = httpserver.New(srv, httpserver.Config{
 		Addr:              addr,
-		Token:             *token,
+		Token:             bearer.value,
+		TokenHint:         bearer.unauthorizedHint(ln.Addr().String(), addr.IP.IsLoopback()),
 		AllowOrigins:      origins,
 		AllowHumanControl: *control,
 		IdleTimeout:       *idle,
@@ -97,17 +100,18 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	}
 
 	// The address goes to stderr, the one place a supervisor reads it
-	// from; the token only when generated, and only here, once.
-	// The listening line comes last: whoever waits for it has the rest.
+	// from, with where the token is; the token itself only in the page's
+	// login link. The listening line comes last: whoever waits for it has
+	// the rest.
 	base := "http://" + ln.Addr().String()
-	if generated {
-		fmt.Fprintf(stderr, "mcp-debugger: generated bearer token (send \"Authorization: Bearer TOKEN\"): %s\n", *token)
-		fmt.Fprintf(stderr, "mcp-debugger: live page login link: %s/?token=%s\n", base, *token)
+	if bearer.file != "" {
+		fmt.Fprintf(stderr, "mcp-debugger: clients send \"Authorization: Bearer TOKEN\", the token in %s; %s prints a client configuration\n", bearer.file, configHint(ln.Addr().String()))
 	}
+	fmt.Fprintf(stderr, "mcp-debugger: live page login link: %s/?token=%s\n", base, bearer.value)
 	fmt.Fprintf(stderr, "mcp-debugger: listening on %s (MCP endpoint %s/mcp, live page %s/)\n", ln.Addr(), base, base)
 	if *stateFile != "" {
 		cwd, _ := os.Getwd()
-		if err := writeState(*stateFile, serverState{Addr: ln.Addr().String(), Token: *token, PID: os.Getpid(), Workspace: cwd}); err != nil {
+		if err := writeState(*stateFile, serverState{Addr: ln.Addr().String(), Token: bearer.value, PID: os.Getpid(), Workspace: cwd}); err != nil {
 			fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
 			return 1
 		}

@@ -3,9 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -18,14 +22,36 @@ import (
 
 var (
 	listenLine = regexp.MustCompile(`listening on (\S+) `)
-	tokenLine  = regexp.MustCompile(`generated bearer token .*: (\S+)$`)
+	loginLine  = regexp.MustCompile(`login link: \S+/\?token=(\S+)$`)
 )
 
+// httpEnv is the environment of a test's `mcp-debugger http`: a
+// configuration directory of its own, where the user's token is made, and
+// no token from the environment.
+func httpEnv(t *testing.T) (env []string, configDir string) {
+	t.Helper()
+	configDir = t.TempDir()
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, tokenEnv+"=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "XDG_CONFIG_HOME="+configDir), configDir
+}
+
 // startHTTP runs `mcp-debugger http` with args and returns the address it
-// printed and, when it generated one, the token.
+// printed and the token of its page's login link.
 func startHTTP(t *testing.T, args ...string) (addr, token string) {
 	t.Helper()
+	env, _ := httpEnv(t)
+	return startHTTPWith(t, env, args...)
+}
+
+// startHTTPWith is startHTTP in the environment env.
+func startHTTPWith(t *testing.T, env []string, args ...string) (addr, token string) {
+	t.Helper()
 	cmd := exec.Command(binary(t), append([]string{"http"}, args...)...)
+	cmd.Env = env
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +88,7 @@ func startHTTP(t *testing.T, args ...string) (addr, token string) {
 			if m := listenLine.FindStringSubmatch(line); m != nil {
 				addr = m[1]
 			}
-			if m := tokenLine.FindStringSubmatch(line); m != nil {
+			if m := loginLine.FindStringSubmatch(line); m != nil {
 				token = m[1]
 			}
 		case <-timeout:
@@ -76,19 +102,37 @@ func startHTTP(t *testing.T, args ...string) (addr, token string) {
 	return addr, token
 }
 
+// withHeader adds one header to every request.
+type withHeader struct{ name, value string }
+
+func (h withHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.name, h.value)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connectHTTP connects an MCP client to url sending header (name: value),
+// as a client configured with it does.
+func connectHTTP(ctx context.Context, t *testing.T, url, name, value string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http-agent", Version: "1"}, nil)
+	transport := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: withHeader{name, value}}}
+	cs, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		t.Fatalf("connecting to %s with %s: %v", url, name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func TestHTTPCommandServesMCP(t *testing.T) {
 	addr, token := startHTTP(t)
-	if !strings.HasPrefix(addr, "127.0.0.1:") || token != "" {
-		t.Fatalf("default listen: %q (token %q), want loopback without a token", addr, token)
+	if !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Fatalf("default listen: %q, want loopback", addr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http-agent", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectHTTP(ctx, t, "http://"+addr+"/mcp", "Authorization", "Bearer "+token)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_debug_session", Arguments: map[string]any{"language": "mock"}})
 	if err != nil || res.IsError {
 		t.Fatalf("create_debug_session over HTTP: %v %v", err, res)
@@ -104,11 +148,107 @@ func TestHTTPCommandServesMCP(t *testing.T) {
 	}
 }
 
-// Beyond loopback a token is generated, printed once, and required.
+// On loopback too the server requires a token, which only the user who
+// started it can read: any local user could otherwise run code as that
+// user. The refusal says where the token is and how to configure a client.
+func TestHTTPCommandRequiresTokenOnLoopback(t *testing.T) {
+	env, configDir := httpEnv(t)
+	addr, _ := startHTTPWith(t, env)
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stranger","version":"1"}}}`
+	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(initialize))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	tokenFile := filepath.Join(configDir, "mcp-debugger", "http-token")
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), tokenFile) || !strings.Contains(string(body), "--print-config") {
+		t.Fatalf("initialize without a token on loopback: %d %s\nwant 401 naming %s and --print-config", resp.StatusCode, body, tokenFile)
+	}
+	for path, want := range map[string]os.FileMode{tokenFile: 0o600, filepath.Dir(tokenFile): 0o700} {
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != want {
+			t.Fatalf("%s: %v, mode %v; want %v", path, err, fi.Mode().Perm(), want)
+		}
+	}
+	token, err := os.ReadFile(tokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs := connectHTTP(ctx, t, "http://"+addr+"/mcp", "Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("tools/list with the token from %s: %v", tokenFile, err)
+	}
+}
+
+// What --print-config prints for each client plugs it in: the URL and the
+// header it carries connect to the server started with the same --listen.
+func TestHTTPCommandPrintConfigConnects(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := ln.Addr().String()
+	ln.Close()
+	env, _ := httpEnv(t)
+	startHTTPWith(t, env, "--listen", listen)
+	claudeLine := regexp.MustCompile(`^claude mcp add --transport http debugger (\S+) --header '([^':]+): ([^']+)'\n$`)
+	vscodeLine := regexp.MustCompile(`^code --add-mcp '(.+)'\n$`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, client := range []string{"claude", "cursor", "vscode"} {
+		cmd := exec.Command(binary(t), "http", "--listen", listen, "--print-config", client)
+		cmd.Env = env
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("--print-config %s: %v", client, err)
+		}
+		var entry struct {
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+			Servers map[string]struct {
+				URL     string            `json:"url"`
+				Headers map[string]string `json:"headers"`
+			} `json:"mcpServers"`
+		}
+		switch client {
+		case "claude":
+			m := claudeLine.FindStringSubmatch(string(out))
+			if m == nil {
+				t.Fatalf("--print-config claude printed %q", out)
+			}
+			entry.URL, entry.Headers = m[1], map[string]string{m[2]: m[3]}
+		case "vscode":
+			m := vscodeLine.FindStringSubmatch(string(out))
+			if m == nil || json.Unmarshal([]byte(m[1]), &entry) != nil {
+				t.Fatalf("--print-config vscode printed %q", out)
+			}
+		case "cursor":
+			if err := json.Unmarshal(out, &entry); err != nil || entry.Servers["debugger"].URL == "" {
+				t.Fatalf("--print-config cursor printed %q (%v)", out, err)
+			}
+			entry.URL, entry.Headers = entry.Servers["debugger"].URL, entry.Servers["debugger"].Headers
+		}
+		if len(entry.Headers) != 1 || entry.Headers["Authorization"] == "" {
+			t.Fatalf("--print-config %s: headers %v, want Authorization alone", client, entry.Headers)
+		}
+		cs := connectHTTP(ctx, t, entry.URL, "Authorization", entry.Headers["Authorization"])
+		if _, err := cs.ListTools(ctx, nil); err != nil {
+			t.Fatalf("tools/list as configured by --print-config %s: %v", client, err)
+		}
+	}
+}
+
+// Beyond loopback the token is required too.
 func TestHTTPCommandBeyondLoopbackRequiresToken(t *testing.T) {
 	addr, token := startHTTP(t, "--listen", "0.0.0.0:0")
 	if len(token) < 32 {
-		t.Fatalf("no token generated for a non-loopback listener: %q", token)
+		t.Fatalf("no token for a non-loopback listener: %q", token)
 	}
 	url := "http://127.0.0.1:" + addr[strings.LastIndex(addr, ":")+1:] + "/version"
 	for _, c := range []struct {

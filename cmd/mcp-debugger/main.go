@@ -5,7 +5,7 @@
 // Usage:
 //
 //	mcp-debugger [stdio] [--log-file FILE] [--log-level debug|info|warn]
-//	mcp-debugger http [--listen 127.0.0.1:0] [--token T] [--allow-origin O] [--allow-human-control]
+//	mcp-debugger http [--listen 127.0.0.1:0] [--token T] [--print-config CLIENT] [--allow-origin O] [--allow-human-control]
 //	mcp-debugger adapter LANGUAGE [--log-file FILE]
 //	mcp-debugger doctor [--check [--timeout 2m] [LANGUAGE…]]
 //	mcp-debugger call TOOL [--key value]... [--json '{…}'] [--session ID] [--json]
@@ -89,8 +89,10 @@ Commands:
             --log-level LEVEL debug, info (default) or warn
   http      serve MCP over Streamable HTTP at /mcp, with a live page at /
             --listen ADDR (default 127.0.0.1:0; the address is printed on stderr),
-            --token T or $MCP_DEBUGGER_TOKEN (required beyond loopback; generated
-            when absent), --allow-origin ORIGIN, --allow-human-control,
+            --token T or $MCP_DEBUGGER_TOKEN (default: your own token, in a file
+            only you can read; required on loopback too), --print-config
+            claude|cursor|vscode (print what plugs the server into that client),
+            --allow-origin ORIGIN, --allow-human-control,
             --idle-timeout 30m, --reconnect-grace 60s (how long a departed
             client's debug sessions wait to be adopted), --keep-alive 0 (ping
             interval that finds clients gone without a word), --log-file, --log-level

@@ -103,11 +103,21 @@ func (h *Handler) authorized(w http.ResponseWriter, r *http.Request) bool {
 		got = c.Value
 	}
 	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-debugger"`)
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		h.unauthorized(w)
 		return false
 	}
 	return true
+}
+
+// unauthorized answers 401, saying how to get in when the server was
+// given words for it.
+func (h *Handler) unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-debugger"`)
+	msg := "unauthorized"
+	if h.cfg.TokenHint != "" {
+		msg += ": " + h.cfg.TokenHint
+	}
+	http.Error(w, msg, http.StatusUnauthorized)
 }
 
 // login turns /?token=… (the link printed at start) into the page's cookie
@@ -119,8 +129,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if subtle.ConstantTimeCompare([]byte(token), []byte(h.cfg.Token)) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-debugger"`)
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		h.unauthorized(w)
 		return true
 	}
 	http.SetCookie(w, &http.Cookie{

@@ -34,6 +34,9 @@ type Config struct {
 	// Token, when set, is required on every request but /healthz, as
 	// "Authorization: Bearer TOKEN" (or the page's cookie).
 	Token string
+	// TokenHint follows "unauthorized" in a 401 answer: where the token
+	// is and how to configure a client with it.
+	TokenHint string
 	// AllowOrigins are browser origins allowed besides the server's own
 	// ("*" allows any; then only the token protects).
 	AllowOrigins []string
