@@ -316,3 +316,14 @@ func publicCopy(t *testing.T, bin string) string {
 	}
 	return dst
 }
+
+// The compact text for a terminal carries no control byte of the
+// program's: a title change or a screen clear in its output is not sent
+// to the terminal.
+func TestFormatAnswerMakesControlBytesVisible(t *testing.T) {
+	var out strings.Builder
+	formatAnswer(&out, map[string]any{"success": true, "message": "ok", "output": "\x1b]0;pwned\x07\x1b[2Jhello\x07\n"})
+	if strings.ContainsAny(out.String(), "\x1b\x07") || !strings.Contains(out.String(), `hello\x07`) {
+		t.Fatalf("formatted answer %q", out.String())
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/textsafe"
 )
 
 // The compact text a shell-only agent reads: a stop in a few lines (why,
@@ -21,8 +23,11 @@ func shortSessionID(id string) string {
 	return id
 }
 
-// formatAnswer writes a tool's answer as compact text.
-func formatAnswer(w io.Writer, a map[string]any) {
+// formatAnswer writes a tool's answer as compact text, for a terminal: any
+// control byte in it (from the program's output, a variable's value) is
+// made visible rather than sent to act there.
+func formatAnswer(out io.Writer, a map[string]any) {
+	w := visibleWriter{out}
 	if errText, ok := a["error"].(string); ok {
 		fmt.Fprintf(w, "error: %s\n", errText)
 		if hint, ok := a["hint"].(string); ok {
@@ -184,4 +189,15 @@ func asMap(v any) map[string]any {
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// visibleWriter writes text with its control bytes made visible
+// (textsafe.Visible); every write is a whole piece of the answer.
+type visibleWriter struct{ w io.Writer }
+
+func (v visibleWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(v.w, textsafe.Visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

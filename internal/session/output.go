@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/mcp-debugger/mcp-debugger/internal/textsafe"
 	"slices"
 	"strings"
 	"sync"
@@ -97,9 +98,13 @@ func (b *OutputBuffer) flushLocked() {
 	b.pending = b.pending[:0]
 }
 
-// store numbers an entry and adds it, evicting the oldest beyond the
-// limits. b.mu is held.
+// store numbers an entry, its control bytes made visible (a program's
+// escape sequences must not act on the agent's terminal), and adds it,
+// evicting the oldest beyond the limits. b.mu is held.
 func (b *OutputBuffer) store(e OutputEntry) {
+	// Whole lines, so that an escape sequence split between the pieces
+	// the program wrote is seen whole.
+	e.Output = textsafe.Visible(e.Output)
 	e.Seq = b.next
 	b.entries = append(b.entries, e)
 	b.next++

@@ -126,3 +126,17 @@ func TestJoinRunsKeepsTheCursor(t *testing.T) {
 		t.Errorf("reading on after a run's seq: %+v", rest)
 	}
 }
+
+// A program's control bytes never reach an answer as they are: escape
+// sequences are dropped, other controls written visibly, even when the
+// program wrote a sequence in two pieces.
+func TestOutputMakesControlBytesVisible(t *testing.T) {
+	b := NewOutputBuffer()
+	b.Append("stdout", "\x1b]0;pwn")
+	b.Append("stdout", "ed\x07\x1b[2Jcolour \x1b[31")
+	b.Append("stdout", "mred\x1b[0m bell\x07\n")
+	page := b.Since(0, 0)
+	if len(page.Entries) != 1 || page.Entries[0].Output != `colour red bell\x07`+"\n" {
+		t.Fatalf("entries %+v", page.Entries)
+	}
+}

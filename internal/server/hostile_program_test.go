@@ -79,3 +79,18 @@ func newProcessNamed(t *testing.T, before []int, part string) int {
 	t.Fatalf("no new process with %q in its command line: %q", part, seen)
 	return 0
 }
+
+// A real program's terminal control sequences (a window title, a screen
+// clear, colours, a bell, a NUL) do not reach the agent as they are.
+func TestProgramControlBytesReachNoAnswer(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "escapes.py"), "timeout": 60000})
+	if end.str("state") != "stopped" {
+		t.Fatalf("the program should run to its end: %v", end)
+	}
+	all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+	if want := `colour red bell\x07 nul\x00 end` + "\n"; all != want {
+		t.Fatalf("output %q, want %q", all, want)
+	}
+}
