@@ -94,3 +94,18 @@ func TestProgramControlBytesReachNoAnswer(t *testing.T) {
 		t.Fatalf("output %q, want %q", all, want)
 	}
 }
+
+// An agent cannot replace the mark by which close finds every process of
+// a run (docs: what close ends): dapLaunchArgs.env setting it, as a map or
+// as lldb-dap's list, is refused before anything starts.
+func TestLaunchRefusesTheServersProcessMark(t *testing.T) {
+	h := newHarness(t)
+	for _, env := range []any{
+		map[string]any{proc.MarkVar: "mine"},
+		[]any{"A=1", proc.MarkVar + "=mine"},
+	} {
+		id := h.sessionFor("python")
+		h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "loop.py"),
+			"dapLaunchArgs": map[string]any{"env": env}}, "server's own mark")
+	}
+}

@@ -124,6 +124,9 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 	if err := s.checkProgram(spec.Program); err != nil {
 		return nil, err
 	}
+	if err := refuseMarkOverride(spec.DapLaunchArgs); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	if err := s.beginStartLocked(); err != nil {
 		s.mu.Unlock()
@@ -148,6 +151,32 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 	return s.connect(ctx, "launch", mark, func(ctx context.Context) (*adapter.Connection, error) {
 		return s.adapter.Launch(ctx, cfg)
 	}, spec.BreakOnExceptions, spec.StopOnEntry, wait)
+}
+
+// refuseMarkOverride refuses launch arguments whose "env" (a map, or a
+// list of "NAME=value" as lldb-dap takes) sets proc.MarkVar: the mark is
+// how close finds every process of the run (one that left its process
+// group, one whose adapter died), and one the agent chose would let them
+// outlive the session. The agent's env argument cannot: the mark is set
+// over it.
+func refuseMarkOverride(launchArgs map[string]any) error {
+	set := false
+	switch env := launchArgs["env"].(type) {
+	case map[string]any:
+		_, set = env[proc.MarkVar]
+	case map[string]string:
+		_, set = env[proc.MarkVar]
+	case []any:
+		for _, e := range env {
+			if s, ok := e.(string); ok && strings.HasPrefix(s, proc.MarkVar+"=") {
+				set = true
+			}
+		}
+	}
+	if set {
+		return errorf("leave "+proc.MarkVar+" out of dapLaunchArgs.env", "%s is the server's own mark on the program's processes, by which closing the session ends them all; it cannot be set", proc.MarkVar)
+	}
+	return nil
 }
 
 // checkProgram refuses a program that is no file, unless the adapter
