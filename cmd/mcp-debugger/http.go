@@ -78,7 +78,7 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	ctx, idleStop := context.WithCancel(ctx)
 	defer idleStop()
 	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive})
-	var h http.Handler = httpserver.New(srv, httpserver.Config{
+	face := httpserver.New(srv, httpserver.Config{
 		Addr:              addr,
 		Token:             bearer.value,
 		TokenHint:         bearer.unauthorizedHint(ln.Addr().String(), addr.IP.IsLoopback()),
@@ -88,16 +88,17 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		ReconnectGrace:    reconnectGrace(*grace),
 		Logger:            log,
 	})
+	var h http.Handler = face
 	if *exitIdle > 0 {
 		h = newIdleExit(h, *exitIdle, idleStop)
 	}
 	hs := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: h,
 		// Cancelled at shutdown, which ends the page's event streams.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 		ErrorLog:    slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	face.BoundConnections(hs)
 
 	// The address goes to stderr, the one place a supervisor reads it
 	// from, with where the token is; the token itself only in the page's

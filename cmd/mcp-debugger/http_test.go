@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -267,5 +268,57 @@ func TestHTTPCommandBeyondLoopbackRequiresToken(t *testing.T) {
 		if resp.StatusCode != c.want {
 			t.Errorf("GET /version with %q: %d, want %d", c.auth, resp.StatusCode, c.want)
 		}
+	}
+}
+
+// Connections that never show the token are bounded: a stranger opening
+// keep-alive connections to /healthz (which needs none) holds at most
+// DefaultMaxPendingConns of them, the oldest closed first, and a client
+// with the token still gets in. Unbounded, 2,100 of them exhausted the
+// server's file descriptors and a real client's initialize timed out.
+func TestHTTPCommandBoundsStrangersConnections(t *testing.T) {
+	addr, token := startHTTP(t)
+	const strangers = 200
+	conns := make([]net.Conn, 0, strangers)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range strangers {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			continue // already evicted by a later connection's arrival
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	// A closed connection reads EOF at once; an open one times out.
+	deadline := time.Now().Add(500 * time.Millisecond)
+	open := 0
+	for _, c := range conns {
+		_ = c.SetReadDeadline(deadline)
+		var b [1]byte
+		if _, err := c.Read(b[:]); errors.Is(err, os.ErrDeadlineExceeded) {
+			open++
+		}
+	}
+	t.Logf("%d of %d strangers' connections still open", open, strangers)
+	if open > 64 {
+		t.Fatalf("%d of %d keep-alive connections without the token are still open; want at most 64", open, strangers)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs := connectHTTP(ctx, t, "http://"+addr+"/mcp", "Authorization", "Bearer "+token)
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("a client with the token, among the strangers: %v", err)
 	}
 }

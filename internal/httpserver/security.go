@@ -50,7 +50,10 @@ func (h *Handler) guard(open bool, next http.Handler) http.Handler {
 			http.Error(w, "forbidden", http.StatusForbidden)
 			return
 		}
-		if !open && !h.authorized(w, r) {
+		authenticated := h.tokenValid(r)
+		h.admitConn(w, r, authenticated)
+		if !open && !authenticated {
+			h.unauthorized(w)
 			return
 		}
 		if r.Body != nil {
@@ -90,9 +93,19 @@ func (h *Handler) originAllowed(origin, host string) bool {
 	return strings.EqualFold(u.Host, host)
 }
 
-// authorized checks the bearer token (header or the page's cookie) when
-// one is configured, answering 401 when it is missing or wrong.
+// authorized checks the bearer token, answering 401 when it is missing or
+// wrong.
 func (h *Handler) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if !h.tokenValid(r) {
+		h.unauthorized(w)
+		return false
+	}
+	return true
+}
+
+// tokenValid reports whether r carries the bearer token (in the header or
+// the page's cookie), or none is configured.
+func (h *Handler) tokenValid(r *http.Request) bool {
 	if h.cfg.Token == "" {
 		return true
 	}
@@ -102,17 +115,15 @@ func (h *Handler) authorized(w http.ResponseWriter, r *http.Request) bool {
 	} else if c, err := r.Cookie(tokenCookie); err == nil {
 		got = c.Value
 	}
-	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) != 1 {
-		h.unauthorized(w)
-		return false
-	}
-	return true
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) == 1
 }
 
-// unauthorized answers 401, saying how to get in when the server was
-// given words for it.
+// unauthorized answers 401 with Config.TokenHint, which says how to get
+// in, and closes the connection: a stranger's connection is not kept
+// alive for its next try.
 func (h *Handler) unauthorized(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-debugger"`)
+	w.Header().Set("Connection", "close")
 	msg := "unauthorized"
 	if h.cfg.TokenHint != "" {
 		msg += ": " + h.cfg.TokenHint

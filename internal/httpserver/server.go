@@ -51,7 +51,11 @@ type Config struct {
 	ReconnectGrace time.Duration
 	// MaxBodyBytes caps every request body (default 1 MiB).
 	MaxBodyBytes int64
-	Logger       *slog.Logger
+	// MaxPendingConns caps the connections that have not yet shown the
+	// token, on a server set up with BoundConnections (default
+	// DefaultMaxPendingConns).
+	MaxPendingConns int
+	Logger          *slog.Logger
 }
 
 // DefaultMaxBodyBytes is the body cap when Config.MaxBodyBytes is 0: far
@@ -70,12 +74,16 @@ type Handler struct {
 	log      *slog.Logger
 	loopback bool
 	mux      *http.ServeMux
+	pending  *pendingConns
 }
 
 // New builds the handler for srv.
 func New(srv *server.Server, cfg Config) *Handler {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxPendingConns <= 0 {
+		cfg.MaxPendingConns = DefaultMaxPendingConns
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -88,7 +96,7 @@ func New(srv *server.Server, cfg Config) *Handler {
 		cfg.ReconnectGrace = 0
 	}
 	srv.SetReconnectGrace(cfg.ReconnectGrace)
-	h := &Handler{srv: srv, cfg: cfg, log: log, mux: http.NewServeMux()}
+	h := &Handler{srv: srv, cfg: cfg, log: log, mux: http.NewServeMux(), pending: newPendingConns(cfg.MaxPendingConns)}
 	if tcp, ok := cfg.Addr.(*net.TCPAddr); ok {
 		h.loopback = tcp.IP.IsLoopback()
 	}
