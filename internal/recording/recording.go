@@ -98,7 +98,11 @@ type Recording struct {
 	// Ended says the recording has its end event: the program was not
 	// killed past its recorder. Exit is the program's exit code, nil when
 	// there is no end or a signal ended the program (no code then).
-	Ended         bool
+	Ended bool
+	// Unwritable, when set, is why the recording could not be written
+	// whole ("no space left on device in /tmp/…"): the outcome says it
+	// rather than blaming the program.
+	Unwritable    string
 	Exit          *int
 	EndType       string
 	EndMsg        string

@@ -131,6 +131,8 @@ func (r *Recording) outcome() (string, *Test) {
 		}
 	}
 	switch {
+	case !r.Ended && r.Unwritable != "":
+		return "the recording has no end: " + r.Unwritable, nil
 	case !r.Ended:
 		return "the recording has no end: the program was killed or the recorder could not finish", nil
 	case r.EndType != "" && r.Exit == nil:

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -107,5 +110,36 @@ func TestLaunchRefusesTheServersProcessMark(t *testing.T) {
 		id := h.sessionFor("python")
 		h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "loop.py"),
 			"dapLaunchArgs": map[string]any{"env": env}}, "server's own mark")
+	}
+}
+
+// record with its temporary disk full says so, not that the program was
+// killed. Needs root, to mount a small tmpfs as TMPDIR.
+func TestRecordOnAFullDiskSaysSo(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs as root: this test mounts a tmpfs")
+		}
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "busy.py")
+	text := "def add(a, b):\n    return a + b\n\ntotal = 0\nfor i in range(20000):\n    total = add(total, i)\nprint(total)\n"
+	if err := os.WriteFile(prog, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(dir, "small")
+	if err := os.Mkdir(small, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=192k", "tmpfs", small).CombinedOutput(); err != nil {
+		t.Fatalf("mount: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", small).Run() })
+	t.Setenv("TMPDIR", small)
+	h := newHarness(t)
+	res, _ := h.call("record", map[string]any{"language": "python", "scriptPath": prog, "timeout": 120000})
+	if text := fmt.Sprint(res); !strings.Contains(text, "no space left on device") || strings.Contains(text, "the program was killed") {
+		t.Fatalf("the answer says the disk is full, not that the program was killed: %v", res)
 	}
 }

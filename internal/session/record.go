@@ -60,6 +60,9 @@ func (s *Session) Record(ctx context.Context, cfg adapter.RecordConfig) (*Record
 	if err != nil {
 		return nil, err
 	}
+	if !r.Ended {
+		r.Unwritable = diskFullNote(filepath.Dir(file))
+	}
 	done := &Recorded{ID: id, Result: *res, Config: cfg, Elapsed: time.Since(began), Recording: r}
 	s.recs.mu.Lock()
 	s.recs.byID[id] = done
