@@ -64,6 +64,7 @@ func TestEveryToolRefusesAmbiguousSessionIDs(t *testing.T) {
 	mine := bob.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
 
 	tools := sessionTools(t, bob)
+	t.Logf("%d tools take a sessionId", len(tools))
 	for _, tool := range tools {
 		for _, c := range []struct{ args, want string }{
 			{fmt.Sprintf(`{"sessionid":%q,"sessionId":null,"SessionID":%q}`, theirs, mine), `argument "sessionid" is not "sessionId"`},
