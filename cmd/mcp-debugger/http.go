@@ -78,10 +78,18 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	ctx, idleStop := context.WithCancel(ctx)
 	defer idleStop()
 	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive})
+	// The page's own token, printed once below: the page shows every
+	// session, which the clients' token must not.
+	pageToken, err := httpserver.NewToken()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+		return 1
+	}
 	face := httpserver.New(srv, httpserver.Config{
 		Addr:              addr,
 		Token:             bearer.value,
 		TokenHint:         bearer.unauthorizedHint(ln.Addr().String(), addr.IP.IsLoopback()),
+		PageToken:         pageToken,
 		AllowOrigins:      origins,
 		AllowHumanControl: *control,
 		IdleTimeout:       *idle,
@@ -101,14 +109,14 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	face.BoundConnections(hs)
 
 	// The address goes to stderr, the one place a supervisor reads it
-	// from, with where the token is; the token itself only in the page's
+	// from, with where the token is; the page's token only here, in its
 	// login link. The listening line comes last: whoever waits for it has
 	// the rest.
 	base := "http://" + ln.Addr().String()
 	if bearer.file != "" {
 		fmt.Fprintf(stderr, "mcp-debugger: clients send \"Authorization: Bearer TOKEN\", the token in %s; %s prints a client configuration\n", bearer.file, configHint(ln.Addr().String()))
 	}
-	fmt.Fprintf(stderr, "mcp-debugger: live page login link: %s/?token=%s\n", base, bearer.value)
+	fmt.Fprintf(stderr, "mcp-debugger: live page login link: %s/?token=%s\n", base, pageToken)
 	fmt.Fprintf(stderr, "mcp-debugger: listening on %s (MCP endpoint %s/mcp, live page %s/)\n", ln.Addr(), base, base)
 	if *stateFile != "" {
 		cwd, _ := os.Getwd()

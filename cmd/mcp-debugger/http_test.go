@@ -41,15 +41,22 @@ func httpEnv(t *testing.T) (env []string, configDir string) {
 }
 
 // startHTTP runs `mcp-debugger http` with args and returns the address it
-// printed and the token of its page's login link.
+// printed and the clients' token, the user's.
 func startHTTP(t *testing.T, args ...string) (addr, token string) {
 	t.Helper()
-	env, _ := httpEnv(t)
-	return startHTTPWith(t, env, args...)
+	env, configDir := httpEnv(t)
+	addr, _ = startHTTPWith(t, env, args...)
+	b, err := os.ReadFile(filepath.Join(configDir, "mcp-debugger", "http-token"))
+	if err != nil {
+		t.Fatalf("the user's token: %v", err)
+	}
+	return addr, strings.TrimSpace(string(b))
 }
 
-// startHTTPWith is startHTTP in the environment env.
-func startHTTPWith(t *testing.T, env []string, args ...string) (addr, token string) {
+// startHTTPWith runs `mcp-debugger http` with args in the environment env
+// and returns the address it printed and the token of its page's login
+// link.
+func startHTTPWith(t *testing.T, env []string, args ...string) (addr, pageToken string) {
 	t.Helper()
 	cmd := exec.Command(binary(t), append([]string{"http"}, args...)...)
 	cmd.Env = env
@@ -90,7 +97,7 @@ func startHTTPWith(t *testing.T, env []string, args ...string) (addr, token stri
 				addr = m[1]
 			}
 			if m := loginLine.FindStringSubmatch(line); m != nil {
-				token = m[1]
+				pageToken = m[1]
 			}
 		case <-timeout:
 			t.Fatal("mcp-debugger http printed no address within 30 s")
@@ -100,7 +107,7 @@ func startHTTPWith(t *testing.T, env []string, args ...string) (addr, token stri
 		for range lines {
 		}
 	}()
-	return addr, token
+	return addr, pageToken
 }
 
 // withHeader adds one header to every request.
@@ -154,7 +161,7 @@ func TestHTTPCommandServesMCP(t *testing.T) {
 // user. The refusal says where the token is and how to configure a client.
 func TestHTTPCommandRequiresTokenOnLoopback(t *testing.T) {
 	env, configDir := httpEnv(t)
-	addr, _ := startHTTPWith(t, env)
+	addr, pageToken := startHTTPWith(t, env)
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stranger","version":"1"}}}`
 	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(initialize))
 	req.Header.Set("Content-Type", "application/json")
@@ -178,6 +185,9 @@ func TestHTTPCommandRequiresTokenOnLoopback(t *testing.T) {
 	token, err := os.ReadFile(tokenFile)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(pageToken) < 32 || pageToken == strings.TrimSpace(string(token)) {
+		t.Fatalf("the page's login token %q must be its own, not the clients' token", pageToken)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

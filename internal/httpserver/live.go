@@ -47,32 +47,67 @@ type wake struct {
 	session, output, timeline <-chan struct{}
 }
 
-// build assembles the state for the chosen session (the newest one when
-// none is chosen, or the chosen one is gone).
-//
-// It shows every session whoever owns it, unlike the MCP paths (tools and
-// resources, see Server.checkOwner): the page is the view of the person
-// who runs the server, and a page request names no MCP client to check.
-// What guards it is the server's credential (the bearer token beyond
-// loopback, being on this machine on loopback). That credential is also
-// what every MCP client connects with, so a client that makes its own
-// HTTP requests to /api/state can read the others' sessions here: closing
-// that needs a credential for the page that the clients are not given.
-func (h *Handler) build(ctx context.Context, chosen string) (pageState, wake) {
+// viewer is who a page request shows sessions to: "" for the person who
+// runs the server (the page's cookie), who sees every session; else the
+// MCP session id of a client making its own requests with the bearer
+// token, which sees what its tools may use. A client request naming no
+// MCP session is refused with 403.
+func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (client string, ok bool) {
+	if h.access(r) == ownerAccess {
+		return "", true
+	}
+	client = r.Header.Get(sessionHeader)
+	if client == "" {
+		http.Error(w, "the live page's data is the page's: open the login link printed at start; an MCP client sees its own sessions here by sending its "+sessionHeader, http.StatusForbidden)
+		return "", false
+	}
+	return client, true
+}
+
+// visible reports whether viewer may see the debug session id.
+func (h *Handler) visible(viewer, id string) bool {
+	return viewer == "" || h.srv.MayUse(viewer, id)
+}
+
+// chosenVisible refuses with 403 a request that names a session its viewer
+// may not see, as the session's tools refuse it.
+func (h *Handler) chosenVisible(w http.ResponseWriter, viewer, chosen string) bool {
+	if chosen == "" || h.visible(viewer, chosen) {
+		return true
+	}
+	http.Error(w, "debug session "+chosen+" belongs to another client", http.StatusForbidden)
+	return false
+}
+
+// build assembles the state viewer sees for the chosen session (the
+// newest one it may see when none is chosen, or the chosen one is gone).
+// Every session is listed, as list_debug_sessions lists them; only one the
+// viewer may use is shown, and the timeline holds the calls on those.
+func (h *Handler) build(ctx context.Context, chosen, viewer string) (pageState, wake) {
 	var wk wake
 	st := pageState{Time: time.Now(), Version: server.Version, Control: h.cfg.AllowHumanControl, Sessions: []sessionSummary{}}
-	st.Timeline, wk.timeline = h.srv.Timeline(pageTimeline)
-	var sel *session.Session
-	all := h.srv.DebugSessions()
-	for _, s := range all {
+	timeline, timelineChanged := h.srv.Timeline(pageTimeline)
+	wk.timeline = timelineChanged
+	st.Timeline = make([]server.ToolCall, 0, len(timeline))
+	for _, c := range timeline {
+		if viewer == "" || (c.SessionID != "" && h.visible(viewer, c.SessionID)) {
+			st.Timeline = append(st.Timeline, c)
+		}
+	}
+	var sel, newest *session.Session
+	for _, s := range h.srv.DebugSessions() {
 		owner, shared := h.srv.Owner(s.ID)
 		st.Sessions = append(st.Sessions, sessionSummary{ID: s.ID, Name: s.Name(), Language: s.Language.ID, State: s.State(), Owner: owner, Shared: shared})
+		if !h.visible(viewer, s.ID) {
+			continue
+		}
+		newest = s
 		if s.ID == chosen {
 			sel = s
 		}
 	}
-	if sel == nil && len(all) > 0 {
-		sel = all[len(all)-1]
+	if sel == nil {
+		sel = newest
 	}
 	if sel == nil {
 		return st, wk
@@ -89,9 +124,14 @@ func (h *Handler) build(ctx context.Context, chosen string) (pageState, wake) {
 }
 
 func (h *Handler) state(w http.ResponseWriter, r *http.Request) {
+	viewer, ok := h.viewer(w, r)
+	chosen := r.URL.Query().Get("session")
+	if !ok || !h.chosenVisible(w, viewer, chosen) {
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	st, _ := h.build(ctx, r.URL.Query().Get("session"))
+	st, _ := h.build(ctx, chosen, viewer)
 	writeJSON(w, st)
 }
 
@@ -107,6 +147,11 @@ const (
 // events streams the page state as server-sent events, one whole state per
 // change, until the browser goes away or the server shuts down.
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
+	viewer, ok := h.viewer(w, r)
+	chosen := r.URL.Query().Get("session")
+	if !ok || !h.chosenVisible(w, viewer, chosen) {
+		return
+	}
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
@@ -116,12 +161,11 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	ctx := r.Context()
-	chosen := r.URL.Query().Get("session")
 	beat := time.NewTicker(heartbeat)
 	defer beat.Stop()
 	for {
 		bctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		st, wk := h.build(bctx, chosen)
+		st, wk := h.build(bctx, chosen, viewer)
 		cancel()
 		body, err := json.Marshal(st)
 		if err != nil {
@@ -182,9 +226,16 @@ func (h *Handler) control(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "human control is off; start the server with --allow-human-control", http.StatusForbidden)
 		return
 	}
+	viewer, ok := h.viewer(w, r)
+	if !ok {
+		return
+	}
 	var req controlRequest
 	if r.Header.Get("Content-Type") != "application/json" || json.NewDecoder(r.Body).Decode(&req) != nil {
 		http.Error(w, "expected a JSON body {sessionId, action}", http.StatusBadRequest)
+		return
+	}
+	if !h.chosenVisible(w, viewer, req.SessionID) {
 		return
 	}
 	sess, err := h.srv.DebugSession(req.SessionID)

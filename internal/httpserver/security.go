@@ -13,8 +13,8 @@ import (
 	"time"
 )
 
-// tokenCookie carries the token for the page's own requests (EventSource
-// cannot set headers). HttpOnly and SameSite=Strict: scripts cannot read
+// tokenCookie carries the page's token (Config.PageToken) for the page's
+// own requests (EventSource cannot set headers). HttpOnly and SameSite=Strict: scripts cannot read
 // it and other sites cannot make the browser send it.
 const tokenCookie = "mcp_debugger_token"
 
@@ -103,19 +103,40 @@ func (h *Handler) authorized(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// tokenValid reports whether r carries the bearer token (in the header or
-// the page's cookie), or none is configured.
-func (h *Handler) tokenValid(r *http.Request) bool {
+// tokenValid reports whether r carries a credential: the bearer token,
+// the page's cookie, or none is configured.
+func (h *Handler) tokenValid(r *http.Request) bool { return h.access(r) != noAccess }
+
+// access is what a request's credential lets it see of the debug sessions.
+type access int
+
+const (
+	noAccess access = iota
+	// clientAccess is an MCP client's, with the bearer token: the
+	// sessions it may use, as its tools may.
+	clientAccess
+	// ownerAccess is the page's person's (Config.PageToken), or anyone's
+	// when no token is configured: every session.
+	ownerAccess
+)
+
+// access finds r's credential: the page's cookie, else the bearer token.
+func (h *Handler) access(r *http.Request) access {
 	if h.cfg.Token == "" {
-		return true
+		return ownerAccess
 	}
-	got := ""
-	if auth := r.Header.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
-		got = strings.TrimSpace(auth[7:])
-	} else if c, err := r.Cookie(tokenCookie); err == nil {
-		got = c.Value
+	if c, err := r.Cookie(tokenCookie); err == nil && equalSecret(c.Value, h.cfg.PageToken) {
+		return ownerAccess
 	}
-	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) == 1
+	if auth := r.Header.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") && equalSecret(strings.TrimSpace(auth[7:]), h.cfg.Token) {
+		return clientAccess
+	}
+	return noAccess
+}
+
+// equalSecret compares a secret a request sent with ours in constant time.
+func equalSecret(got, want string) bool {
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
 // unauthorized answers 401 with Config.TokenHint, which says how to get
@@ -131,15 +152,15 @@ func (h *Handler) unauthorized(w http.ResponseWriter) {
 	http.Error(w, msg, http.StatusUnauthorized)
 }
 
-// login turns /?token=… (the link printed at start) into the page's cookie
-// and sends the browser on to the bare URL, so that the token leaves the
-// address bar at once.
+// login turns /?token=PAGETOKEN (the link printed at start) into the
+// page's cookie and sends the browser on to the bare URL, so that the
+// token leaves the address bar at once.
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) bool {
 	token := r.URL.Query().Get("token")
 	if token == "" || h.cfg.Token == "" || r.URL.Path != "/" {
 		return false
 	}
-	if subtle.ConstantTimeCompare([]byte(token), []byte(h.cfg.Token)) != 1 {
+	if !equalSecret(token, h.cfg.PageToken) {
 		h.unauthorized(w)
 		return true
 	}

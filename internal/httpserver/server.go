@@ -37,6 +37,12 @@ type Config struct {
 	// TokenHint follows "unauthorized" in a 401 answer: where the token
 	// is and how to configure a client with it.
 	TokenHint string
+	// PageToken is the credential of the person who runs the server: the
+	// page's login link (/?token=…) and cookie carry it, and it shows
+	// every session on the page. A request with Token alone is an MCP
+	// client's, shown only the sessions it may use. When empty it is
+	// Token, and every client can read every session on the page.
+	PageToken string
 	// AllowOrigins are browser origins allowed besides the server's own
 	// ("*" allows any; then only the token protects).
 	AllowOrigins []string
@@ -96,6 +102,9 @@ func New(srv *server.Server, cfg Config) *Handler {
 		cfg.ReconnectGrace = 0
 	}
 	srv.SetReconnectGrace(cfg.ReconnectGrace)
+	if cfg.PageToken == "" {
+		cfg.PageToken = cfg.Token
+	}
 	h := &Handler{srv: srv, cfg: cfg, log: log, mux: http.NewServeMux(), pending: newPendingConns(cfg.MaxPendingConns)}
 	if tcp, ok := cfg.Addr.(*net.TCPAddr); ok {
 		h.loopback = tcp.IP.IsLoopback()

@@ -214,6 +214,11 @@ func (s *Server) DebugSessions() []*session.Session { return s.sessions.List() }
 // DebugSession finds a debug session by id.
 func (s *Server) DebugSession(id string) (*session.Session, error) { return s.sessions.Get(id) }
 
+// MayUse reports whether the client whose MCP session id is client may use
+// the debug session id, by the rule every session tool applies: its
+// owner's, shared, or owned by no one.
+func (s *Server) MayUse(client, id string) bool { return s.checkOwner(client, id, false) == nil }
+
 // Owner says which client (a short form of its MCP session id) created a
 // debug session, and whether it is shared; "" when anyone may drive it.
 func (s *Server) Owner(id string) (client string, shared bool) {
