@@ -222,6 +222,13 @@ type TestPlan struct {
 	// HiddenLocal marks the runner's own locals in the test's frames,
 	// which the failure's answer leaves out; nil hides none.
 	HiddenLocal func(name string) bool
+	// NothingRan says, from the runner's whole output and exit code, that
+	// no test ran (the name matched none): such a run passed nothing.
+	// nil when the runner cannot tell.
+	NothingRan func(output string, exitCode int) bool
+	// TestNames lists the tests the runner finds, for the answer that no
+	// test matched; nil when it cannot list them.
+	TestNames func(ctx context.Context) ([]string, error)
 }
 
 // Connection is a started debug adapter, ready for initialize.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +33,30 @@ func TestGoDebugTestStopsInTheFailingTest(t *testing.T) {
 	passing := h.ok("debug_test", map[string]any{"language": "go", "path": file, "name": "TestTotalWithoutDiscount"})
 	if pt := passing.obj("test"); pt["passed"] != true || passing.str("state") != "stopped" {
 		t.Errorf("a passing test: %v", passing)
+	}
+}
+
+// debug_test selects a subtest by its name as `go test -v` prints it,
+// and a name that matches no test is said to have run nothing, never to
+// have passed, with the tests there are.
+func TestGoDebugTestSubtestsAndNamesThatMatchNothing(t *testing.T) {
+	h := newHarness(t)
+	testenv.RequireAdapter(t, "go")
+	file := goProgram(t, "subtests", "tree_test.go")
+	for _, name := range []string{"TestSum/array_with_size_11_(whole)", "TestSum/array with size 11 (whole)"} {
+		res := h.ok("debug_test", map[string]any{"language": "go", "path": file, "name": name})
+		test := res.obj("test")
+		if test["failed"] != true || !strings.Contains(test.str("message"), "Sum(0, 10) = 55, want 66") {
+			t.Errorf("debug_test %q stops at that subtest's failure: %v", name, res)
+		}
+	}
+	none := h.ok("debug_test", map[string]any{"language": "go", "path": file, "name": "TestSum/no_such_case"})
+	test := none.obj("test")
+	if test["passed"] == true || test["noneMatched"] != true || !strings.Contains(none.str("message"), "No test ran") {
+		t.Fatalf("a name that matches nothing ran nothing, and says so: %v", none)
+	}
+	if got := fmt.Sprint(test["available"]); !strings.Contains(got, "TestSum") || !strings.Contains(got, "TestEmpty") {
+		t.Errorf("the answer lists the tests there are: %v", test)
 	}
 }
 

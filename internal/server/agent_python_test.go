@@ -362,4 +362,12 @@ func TestPythonDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 	if pt := passing.obj("test"); pt["passed"] != true || pt["failed"] != false || passing.str("state") != "stopped" {
 		t.Errorf("a passing test: %v", passing)
 	}
+
+	// A name that is no test ran nothing: neither passed nor failed, and
+	// the answer lists the tests there are.
+	none := h.ok("debug_test", map[string]any{"language": "python", "path": file, "name": "test_no_such_thing"})
+	nt := none.obj("test")
+	if nt["passed"] == true || nt["failed"] == true || nt["noneMatched"] != true || !strings.Contains(fmt.Sprint(nt["available"]), "test_total_with_discount") {
+		t.Errorf("a name that matches nothing: %v", none)
+	}
 }

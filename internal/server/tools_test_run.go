@@ -26,6 +26,9 @@ type testInfo struct {
 	Passed  bool   `json:"passed,omitempty"`
 	Name    string `json:"name,omitempty"`
 	Message string `json:"message,omitempty"`
+	// NoneMatched: no test ran; Available names the tests there are.
+	NoneMatched bool     `json:"noneMatched,omitempty"`
+	Available   []string `json:"available,omitempty"`
 }
 
 // debugTestResult leads with the test, which carries the failure's message
@@ -101,6 +104,8 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	switch {
 	case res.Failed:
 		prefix = failedPrefix(res)
+	case res.NoneMatched:
+		prefix = "No test ran: " + res.Message + "; nothing passed or failed. Pass name as the runner prints it (test.available lists the tests)."
 	case res.Passed:
 		prefix = "The tests passed: nothing to debug."
 	}
@@ -108,7 +113,8 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 		runResult:    *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
 		SessionID:    sess.ID,
 		ReconnectKey: key,
-		Test:         testInfo{Runner: res.Runner, Runtime: res.Runtime, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message},
+		Test: testInfo{Runner: res.Runner, Runtime: res.Runtime, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message,
+			NoneMatched: res.NoneMatched, Available: res.Available},
 	}, nil
 }
 

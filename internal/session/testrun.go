@@ -30,7 +30,15 @@ type TestResult struct {
 	// Name is the failing test's name, Message the failure's message.
 	Name    string
 	Message string
+	// NoneMatched: the run ended without running any test (the name
+	// matched none); Available are the tests the runner lists, when it
+	// can.
+	NoneMatched bool
+	Available   []string
 }
+
+// maxListedTests bounds the test names an answer lists when none matched.
+const maxListedTests = 50
 
 // failureOutputWait bounds the wait for a runner's printed failure message,
 // which may reach us just after the stop.
@@ -48,6 +56,9 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	res := &TestResult{Snapshot: snap, Runner: plan.Runner, Runtime: cmp.Or(plan.Runtime, started.Runtime)}
 	switch snap.State {
 	case StateStopped:
+		if s.noneRan(ctx, res, plan, req, snap.ExitCode, outputBefore) {
+			return res, nil
+		}
 		res.Passed = snap.ExitCode != nil && *snap.ExitCode == 0
 		if !res.Passed {
 			s.failedWithoutStop(res, plan, snap.ExitCode, outputBefore)
@@ -202,6 +213,40 @@ func (s *Session) failedWithoutStop(res *TestResult, plan *adapter.TestPlan, exi
 			res.Message += ": " + last
 		}
 	}
+}
+
+// noneRan says whether the run ended without running a test, as the
+// runner's output says; then res says no test matched, with the tests the
+// runner lists. A run of no test passed nothing: an agent told "passed"
+// would take the bug for gone.
+func (s *Session) noneRan(ctx context.Context, res *TestResult, plan *adapter.TestPlan, req adapter.TestRequest, exitCode *int, since uint64) bool {
+	if plan.NothingRan == nil || exitCode == nil {
+		return false
+	}
+	var out strings.Builder
+	for _, e := range s.out.Since(since, 0).Entries {
+		out.WriteString(e.Output)
+	}
+	if !plan.NothingRan(out.String(), *exitCode) {
+		return false
+	}
+	res.NoneMatched = true
+	res.Name = req.Name
+	res.Message = "no test ran"
+	if req.Name != "" {
+		res.Message = fmt.Sprintf("no test matched %q", req.Name)
+	}
+	if plan.TestNames != nil {
+		if names, err := plan.TestNames(ctx); err == nil {
+			if len(names) > maxListedTests {
+				names = append(names[:maxListedTests:maxListedTests], fmt.Sprintf("(%d more)", len(names)-maxListedTests))
+			}
+			res.Available = names
+		} else {
+			s.log.Debug("listing tests", "err", err)
+		}
+	}
+	return true
 }
 
 // lastLine is the text's last line that is not blank, trimmed.

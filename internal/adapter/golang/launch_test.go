@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -179,6 +180,42 @@ func TestWithoutBuildLine(t *testing.T) {
 		for i, ev := range c.events {
 			if got := isNoise(ev[0], ev[1]); got != c.want[i] {
 				t.Errorf("%s %s: event %d %q: noise %v, want %v", c.mode, c.program, i, ev[1], got, c.want[i])
+			}
+		}
+	}
+}
+
+// A test name as `go test -v` prints it, a subtest's included, and a
+// regular expression, both select what they name.
+func TestRunPattern(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		match []string // full test names, levels joined by "/"
+		miss  []string
+	}{
+		{"TestSum", []string{"TestSum"}, []string{"TestSumAll", "XTestSum"}},
+		{"TestSum/array_with_size_11_(whole)", []string{"TestSum/array_with_size_11_(whole)"}, []string{"TestSum/single_element"}},
+		{"TestSum/array with size 11 (whole)", []string{"TestSum/array_with_size_11_(whole)"}, nil},
+		{"TestA|TestB", []string{"TestA", "TestB"}, []string{"TestC"}},
+	} {
+		levels := strings.Split(runPattern(c.name), "/")
+		matches := func(full string) bool {
+			parts := strings.Split(full, "/")
+			for i, p := range parts {
+				if i < len(levels) && !regexp.MustCompile(levels[i]).MatchString(p) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, m := range c.match {
+			if !matches(m) {
+				t.Errorf("runPattern(%q) = %q does not select %q", c.name, runPattern(c.name), m)
+			}
+		}
+		for _, m := range c.miss {
+			if matches(m) {
+				t.Errorf("runPattern(%q) = %q selects %q", c.name, runPattern(c.name), m)
 			}
 		}
 	}

@@ -53,7 +53,49 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		// the test's locals (@py_assert1, @py_format4): the failure's
 		// message already says them.
 		HiddenLocal: func(name string) bool { return strings.HasPrefix(name, "@py_") },
+		NothingRan:  pytestRanNothing,
+		TestNames: func(ctx context.Context) ([]string, error) {
+			return pytestCollect(ctx, python.path, dir, req.Path)
+		},
 	}, nil
+}
+
+// pytest's exit codes: 4 for a usage error (a path::name that names no
+// test: "ERROR: not found: …"), 5 when it collected no test.
+const (
+	pytestUsageErrorExit = 4
+	pytestNoTestsExit    = 5
+)
+
+// pytestRanNothing: pytest collected no test, or was given the name of
+// none.
+func pytestRanNothing(output string, exitCode int) bool {
+	return exitCode == pytestNoTestsExit ||
+		exitCode == pytestUsageErrorExit && strings.Contains(output, "ERROR: not found:")
+}
+
+// collectTimeout bounds pytest's collection, which imports the tests.
+const collectTimeout = time.Minute
+
+// pytestCollect is the node ids pytest collects at path
+// ("test_cart.py::test_total"), run from dir with python.
+func pytestCollect(ctx context.Context, python, dir, path string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, collectTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", path)
+	cmd.Dir = dir
+	cmd.WaitDelay = time.Second
+	out, _ := cmd.Output() // exit 5 (nothing collected) still lists nothing
+	var ids []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "::") && !strings.ContainsAny(l, " \t") {
+			ids = append(ids, l)
+		}
+	}
+	if len(ids) == 0 && ctx.Err() != nil {
+		return nil, fmt.Errorf("pytest --collect-only %s: %w", path, ctx.Err())
+	}
+	return ids, nil
 }
 
 var (
