@@ -8,6 +8,7 @@ import (
 	"net"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -23,15 +24,23 @@ const requestTimeout = 10 * time.Second
 // attaching with the token, so that idle strangers do not pile up.
 const attachTimeout = time.Minute
 
+// preAttachBytes bounds what a connection may send before it attaches with
+// the token. initialize and attach take a few KiB; without the bound a
+// stranger made the mirror buffer a 64 MiB message before finding it had
+// no token.
+const preAttachBytes = 64 << 10
+
 // client is one IDE attached to the mirror.
 type client struct {
 	m    *Mirror
 	conn net.Conn
 	*dapserver.Server
 
-	// attached is set once the IDE attached with the token; only serve's
-	// goroutine touches it.
-	attached bool
+	// attached is set once the IDE attached with the token, by serve's
+	// goroutine; the mirror reads it to find strangers to evict.
+	attached atomic.Bool
+	// seq orders the mirror's clients by arrival.
+	seq uint64
 
 	watchOnce     sync.Once
 	terminateOnce sync.Once
@@ -40,10 +49,10 @@ type client struct {
 	wg            sync.WaitGroup
 }
 
-func newClient(m *Mirror, conn net.Conn) *client {
+func newClient(m *Mirror, conn net.Conn, seq uint64) *client {
 	ctx, cancel := context.WithCancel(m.ctx)
-	c := &client{m: m, conn: conn, ctx: ctx, cancel: cancel}
-	c.Server = dapserver.New(boundedWrites{conn}, dapserver.Config{
+	c := &client{m: m, conn: conn, ctx: ctx, cancel: cancel, seq: seq}
+	c.Server = dapserver.New(&clientConn{Conn: conn, c: c}, dapserver.Config{
 		Name:     "mcp-debugger mirror",
 		Log:      m.log,
 		Handlers: c.handlers(),
@@ -58,12 +67,36 @@ func newClient(m *Mirror, conn net.Conn) *client {
 
 type request = dapserver.Request
 
-// boundedWrites bounds every write to the IDE and closes the connection
-// when one fails, which ends serve: an IDE that stops reading must not
-// hold the relay forever.
-type boundedWrites struct{ net.Conn }
+// clientConn is the connection as the client's DAP server uses it. It
+// bounds every write to the IDE and closes the connection when one fails,
+// which ends serve: an IDE that stops reading must not hold the relay
+// forever. Before the IDE attaches with the token, it reads at most
+// preAttachBytes in all, so a stranger's message is cut off before it is
+// buffered, let alone parsed.
+type clientConn struct {
+	net.Conn
+	c *client
+	// readBeforeAttach counts the bytes read before the IDE attached;
+	// only serve's goroutine reads.
+	readBeforeAttach int
+}
 
-func (b boundedWrites) Write(p []byte) (int, error) {
+var errTooMuchBeforeAttach = fmt.Errorf("over %d bytes sent before attaching with the mirror's token", preAttachBytes)
+
+func (b *clientConn) Read(p []byte) (int, error) {
+	if b.c.attached.Load() {
+		return b.Conn.Read(p)
+	}
+	left := preAttachBytes - b.readBeforeAttach
+	if left <= 0 {
+		return 0, errTooMuchBeforeAttach
+	}
+	n, err := b.Conn.Read(p[:min(len(p), left)])
+	b.readBeforeAttach += n
+	return n, err
+}
+
+func (b *clientConn) Write(p []byte) (int, error) {
 	_ = b.SetWriteDeadline(time.Now().Add(requestTimeout))
 	n, err := b.Conn.Write(p)
 	if err != nil {
@@ -89,10 +122,10 @@ var errNoToken = fmt.Errorf("this mirror needs its token: attach with the launch
 // closed.
 func (c *client) admit(req *request) error {
 	switch {
-	case c.attached || req.Command == "initialize":
+	case c.attached.Load() || req.Command == "initialize":
 		return nil
 	case (req.Command == "attach" || req.Command == "launch") && c.m.tokenIn(req.Arguments):
-		c.attached = true
+		c.attached.Store(true)
 		_ = c.conn.SetReadDeadline(time.Time{})
 		return nil
 	}

@@ -54,7 +54,14 @@ type Mirror struct {
 
 	mu      sync.Mutex
 	clients map[*client]struct{}
+	arrived uint64 // clients accepted so far
 }
+
+// maxStrangers caps the connections of a mirror that have not attached
+// with the token yet; past it the oldest is closed. An IDE attaches a
+// moment after it connects, so only strangers opening connections without
+// end are evicted, by their own newer ones.
+const maxStrangers = 8
 
 // Start listens on a free loopback port and serves sess until Close.
 func Start(sess *session.Session, opts Options) (*Mirror, error) {
@@ -134,14 +141,16 @@ func (m *Mirror) accept() {
 		if err != nil {
 			return
 		}
-		c := newClient(m, conn)
 		m.mu.Lock()
 		if m.ctx.Err() != nil {
 			m.mu.Unlock()
 			conn.Close()
 			return
 		}
+		m.arrived++
+		c := newClient(m, conn, m.arrived)
 		m.clients[c] = struct{}{}
+		m.evictStranger()
 		m.mu.Unlock()
 		m.wg.Add(1)
 		go func() {
@@ -151,5 +160,27 @@ func (m *Mirror) accept() {
 			delete(m.clients, c)
 			m.mu.Unlock()
 		}()
+	}
+}
+
+// evictStranger closes the oldest connection that has not attached when
+// there are more than maxStrangers; its serve goroutine then ends and
+// frees what it read. m.mu is held.
+func (m *Mirror) evictStranger() {
+	var oldest *client
+	strangers := 0
+	for c := range m.clients {
+		if c.attached.Load() {
+			continue
+		}
+		strangers++
+		if oldest == nil || c.seq < oldest.seq {
+			oldest = c
+		}
+	}
+	if strangers > maxStrangers {
+		// Forgotten at once, so that the next arrival counts it no more.
+		delete(m.clients, oldest)
+		oldest.conn.Close()
 	}
 }
