@@ -33,6 +33,8 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on")
 	token := fs.String("token", "", "bearer token clients must send (default: $"+tokenEnv+", else your own token, kept in a file only you can read)")
+	tokenFile := fs.String("token-file", "", "read the bearer token from this file (not on the command line, where `ps` shows it to every user)")
+	behindTLS := fs.Bool("behind-tls", false, "clients reach the server through a TLS proxy (https): the page's login cookie is marked Secure")
 	printConfig := fs.String("print-config", "", "print the configuration that plugs this server (same --listen and token) into a client: "+strings.Join(clientConfigs, ", ")+"; then exit")
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "a browser origin allowed besides the server's own (repeatable)")
@@ -53,7 +55,7 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		return 2
 	}
 	defer closeLog()
-	bearer, err := serverToken(*token)
+	bearer, err := serverToken(*token, *tokenFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
 		return 1
@@ -90,6 +92,7 @@ func serveHTTP(args []string, stderr io.Writer) int {
 		Token:             bearer.value,
 		TokenHint:         bearer.unauthorizedHint(ln.Addr().String(), addr.IP.IsLoopback()),
 		PageToken:         pageToken,
+		SecureCookie:      *behindTLS,
 		AllowOrigins:      origins,
 		AllowHumanControl: *control,
 		IdleTimeout:       *idle,

@@ -332,3 +332,21 @@ func TestHTTPCommandBoundsStrangersConnections(t *testing.T) {
 		t.Fatalf("a client with the token, among the strangers: %v", err)
 	}
 }
+
+// The token can come from a file, so that it is not on the command line,
+// where `ps` shows it to every user of the machine.
+func TestHTTPCommandTokenFromFile(t *testing.T) {
+	const token = "file-token-0123456789abcdef0123456789"
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := httpEnv(t)
+	addr, _ := startHTTPWith(t, env, "--token-file", file)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs := connectHTTP(ctx, t, "http://"+addr+"/mcp", "Authorization", "Bearer "+token)
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("tools/list with the token from --token-file: %v", err)
+	}
+}

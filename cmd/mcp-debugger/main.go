@@ -89,8 +89,9 @@ Commands:
             --log-level LEVEL debug, info (default) or warn
   http      serve MCP over Streamable HTTP at /mcp, with a live page at /
             --listen ADDR (default 127.0.0.1:0; the address is printed on stderr),
-            --token T or $MCP_DEBUGGER_TOKEN (default: your own token, in a file
-            only you can read; required on loopback too), --print-config
+            --token-file FILE, --token T or $MCP_DEBUGGER_TOKEN (default: your own
+            token, in a file only you can read; required on loopback too),
+            --behind-tls (Secure login cookie behind an https proxy), --print-config
             claude|cursor|vscode (print what plugs the server into that client),
             --allow-origin ORIGIN, --allow-human-control,
             --idle-timeout 30m, --reconnect-grace 60s (how long a departed

@@ -26,9 +26,13 @@ type bearerToken struct {
 	value, file string
 }
 
-// serverToken returns the token from the flag or the environment, else the
-// user's token, made on first use.
-func serverToken(flagToken string) (bearerToken, error) {
+// serverToken returns the token from --token-file, --token or the
+// environment, else the user's token, made on first use.
+func serverToken(flagToken, tokenFile string) (bearerToken, error) {
+	if tokenFile != "" {
+		token, err := readToken(tokenFile)
+		return bearerToken{value: token}, err
+	}
 	if flagToken != "" {
 		return bearerToken{value: flagToken}, nil
 	}

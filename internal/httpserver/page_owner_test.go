@@ -97,3 +97,19 @@ func getBounded(t *testing.T, url string, header map[string]string) (int, string
 	}
 	return resp.StatusCode, b.String()
 }
+
+// Behind a TLS proxy the server sees plain HTTP; told so, it marks the
+// page's login cookie Secure, so the browser never sends it unencrypted.
+func TestPageCookieSecureBehindTLS(t *testing.T) {
+	const token = "test-token-0123456789"
+	l := startLive(t, httpserver.Config{Token: token, SecureCookie: true})
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Get(l.url + "/?token=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(resp.Cookies()) != 1 || !resp.Cookies()[0].Secure {
+		t.Fatalf("login cookie behind TLS: %v, want one, Secure", resp.Cookies())
+	}
+}

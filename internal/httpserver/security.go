@@ -170,7 +170,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) bool {
 		Path:     "/",
 		HttpOnly: true,
 		SameSite: http.SameSiteStrictMode,
-		Secure:   r.TLS != nil,
+		Secure:   r.TLS != nil || h.cfg.SecureCookie,
 		Expires:  time.Now().Add(7 * 24 * time.Hour),
 	})
 	http.Redirect(w, r, "/", http.StatusSeeOther)

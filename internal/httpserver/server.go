@@ -43,6 +43,10 @@ type Config struct {
 	// client's, shown only the sessions it may use. When empty it is
 	// Token, and every client can read every session on the page.
 	PageToken string
+	// SecureCookie marks the page's login cookie Secure, for a server
+	// that clients reach through a TLS proxy: the server itself sees
+	// plain HTTP, and a forwarded header is not to be trusted.
+	SecureCookie bool
 	// AllowOrigins are browser origins allowed besides the server's own
 	// ("*" allows any; then only the token protects).
 	AllowOrigins []string
