@@ -410,6 +410,33 @@ func (res *threadsResult) fit(maxBytes int) {
 	}}
 }
 
+// fit cuts a stack page to maxBytes, indexes being its frames' indexes
+// in the whole stack, and says how to read on.
+func (res *stackResult) fit(maxBytes int, indexes []int) {
+	if sizeOf(res) > maxBytes {
+		frames := res.StackFrames
+		res.StackFrames = nil               // to size the rest of the answer
+		res.More = strings.Repeat("m", 200) // room for the note below
+		room := maxBytes - sizeOf(res)
+		res.StackFrames = frames
+		if keep := max(1, fitting(frames, room)); keep < len(frames) {
+			res.StackFrames, res.NextStartFrame = frames[:keep], indexes[keep]
+		}
+	}
+	res.Count = len(res.StackFrames)
+	res.More = ""
+	switch {
+	case res.NextStartFrame > 0 && res.TotalFramesEstimated:
+		res.More = fmt.Sprintf("more frames below these (at least %d in all): get_stack_trace with startFrame=%d reads on (levels up to %d)",
+			res.TotalFrames, res.NextStartFrame, maxStackLevels)
+	case res.NextStartFrame > 0:
+		res.More = fmt.Sprintf("%d more frames below these (%d in all): get_stack_trace with startFrame=%d reads on (levels up to %d)",
+			res.TotalFrames-res.NextStartFrame, res.TotalFrames, res.NextStartFrame, maxStackLevels)
+	case res.Count == 0 && res.StartFrame > 0:
+		res.More = fmt.Sprintf("startFrame %d is past the bottom of the stack: startFrame=0 lists from the innermost frame", res.StartFrame)
+	}
+}
+
 // fitting says how many items from the start of a list fit in room bytes of
 // JSON. It sizes each item once: cutting a long list by re-encoding the
 // whole answer per dropped item takes seconds.

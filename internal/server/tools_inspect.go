@@ -38,14 +38,40 @@ type threadsResult struct {
 type stackArgs struct {
 	SessionID        string `json:"sessionId"`
 	ThreadID         Int    `json:"threadId,omitempty" jsonschema:"thread (default: the thread that stopped)"`
-	Levels           Int    `json:"levels,omitempty" jsonschema:"at most this many frames (default: all)"`
+	StartFrame       Int    `json:"startFrame,omitempty" jsonschema:"index of the first frame to list, 0 the innermost, counting internal frames too (default 0); an answer's nextStartFrame reads on"`
+	Levels           Int    `json:"levels,omitempty" jsonschema:"at most this many frames (default 50, at most 1000; an answer also stops at 64 KB)"`
 	IncludeInternals bool   `json:"includeInternals,omitempty" jsonschema:"include frames without source (runtime and library internals)"`
 }
+
+// Stack pages: a 100,000-frame recursion answered whole was 22 MB.
+const (
+	// defaultStackLevels is how many frames an answer lists unless levels
+	// says otherwise: more than most stacks have, few enough to read.
+	defaultStackLevels = 50
+	// maxStackLevels is the most frames one answer lists.
+	maxStackLevels = 1000
+	// maxStackBytes bounds an answer's size, however long the frames'
+	// names and paths are.
+	maxStackBytes = 64 << 10
+	// maxFrameText bounds a frame's name and path (C++ template names run
+	// to kilobytes).
+	maxFrameText = 500
+)
 
 type stackResult struct {
 	Success     bool            `json:"success"`
 	StackFrames []session.Frame `json:"stackFrames"`
 	Count       int             `json:"count"`
+	// StartFrame is the index of the first frame asked for, TotalFrames
+	// how many the thread has (internal ones included): at least that
+	// many when TotalFramesEstimated.
+	StartFrame           int  `json:"startFrame"`
+	TotalFrames          int  `json:"totalFrames"`
+	TotalFramesEstimated bool `json:"totalFramesEstimated,omitempty"`
+	// NextStartFrame is the startFrame of the next page, absent at the
+	// bottom of the stack; More says so in words.
+	NextStartFrame int    `json:"nextStartFrame,omitempty"`
+	More           string `json:"more,omitempty"`
 	// StopReason is why the program is paused (the reference's field).
 	StopReason string `json:"stopReason,omitempty"`
 }
@@ -161,7 +187,7 @@ type outputResult struct {
 
 func (s *Server) addInspectTools() {
 	addTool(s, "list_threads", "List the program's threads (goroutines for Go).", s.listThreads)
-	addTool(s, "get_stack_trace", "Get the call stack of the stopped thread (or threadId), innermost frame first.", s.getStackTrace)
+	addTool(s, "get_stack_trace", "Get the call stack of the stopped thread (or threadId), innermost frame first: 50 frames unless levels says otherwise (at most 1000 and 64 KB an answer); totalFrames is the stack's depth, nextStartFrame where the next page starts.", s.getStackTrace)
 	addTool(s, "get_scopes", "Get the scopes (locals, globals, …) of a stack frame, each with a variablesReference for get_variables.", s.getScopes)
 	addTool(s, "get_variables", "Get the variables of a scope or the children of an expandable value (by variablesReference), optionally expanded `depth` levels.", s.getVariables)
 	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
@@ -201,14 +227,30 @@ func (s *Server) getStackTrace(ctx context.Context, a *stackArgs) (*stackResult,
 	if err != nil {
 		return nil, err
 	}
-	frames, err := sess.StackTrace(ctx, int(a.ThreadID), int(a.Levels), a.IncludeInternals)
+	if a.StartFrame < 0 || a.Levels < 0 {
+		return nil, userError("pass startFrame (0 the innermost frame) and levels as whole numbers of 0 or more", "startFrame and levels must not be negative")
+	}
+	levels := int(a.Levels)
+	if levels == 0 {
+		levels = defaultStackLevels
+	}
+	levels = min(levels, maxStackLevels)
+	page, err := sess.StackPage(ctx, session.StackRequest{
+		ThreadID: int(a.ThreadID), StartFrame: int(a.StartFrame), Levels: levels, IncludeInternals: a.IncludeInternals,
+	})
 	if err != nil {
 		return nil, err
 	}
-	if frames == nil {
-		frames = []session.Frame{}
+	res := &stackResult{Success: true, StackFrames: page.Frames, StartFrame: int(a.StartFrame),
+		TotalFrames: page.Total, TotalFramesEstimated: page.TotalEstimated, NextStartFrame: page.Next}
+	if res.StackFrames == nil {
+		res.StackFrames = []session.Frame{}
 	}
-	res := &stackResult{Success: true, StackFrames: frames, Count: len(frames)}
+	for i := range res.StackFrames {
+		f := &res.StackFrames[i]
+		f.Name, f.File = cutValue(f.Name, maxFrameText), cutValue(f.File, maxFrameText)
+	}
+	res.fit(maxStackBytes, page.Indexes)
 	if info := sess.Info(); info.State == session.StatePaused && info.LastStop != nil {
 		res.StopReason = info.LastStop.Reason
 	}

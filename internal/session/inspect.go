@@ -132,6 +132,232 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeI
 	return out, nil
 }
 
+// StackRequest asks for one page of a thread's stack.
+type StackRequest struct {
+	// ThreadID is the thread (0: the stopped thread).
+	ThreadID int
+	// StartFrame is the index, among all the thread's frames (internal
+	// ones included, 0 innermost), of the first frame to look at.
+	StartFrame int
+	// Levels is at most how many frames the page lists (at least 1).
+	Levels int
+	// IncludeInternals lists frames without source too.
+	IncludeInternals bool
+}
+
+// StackPage is one page of a thread's stack.
+type StackPage struct {
+	Frames []Frame
+	// Indexes holds each frame's index among all the thread's frames,
+	// so that a page cut shorter still says where the next one starts.
+	Indexes []int
+	// Next is the StartFrame of the next page; 0 when this page reached
+	// the bottom of the stack.
+	Next int
+	// Total is how many frames the thread has, internal ones included.
+	// TotalEstimated: the adapter only guessed it (Delve does not unwind
+	// a deep stack to its bottom); the stack has at least Total frames.
+	Total          int
+	TotalEstimated bool
+}
+
+// maxScannedFrames bounds how many frames one page fetches while looking
+// for Levels frames with source among internal ones, so that a stack of
+// nothing but internals is not read whole to fill a page.
+const maxScannedFrames = 2000
+
+// StackPage returns one page of a thread's stack: up to req.Levels frames
+// from req.StartFrame on, with the stack's depth and where the next page
+// starts. Only the frames the page needs are fetched: a stack 100,000
+// frames deep answered whole took lldb-dap more than 30 s.
+func (s *Session) StackPage(ctx context.Context, req StackRequest) (StackPage, error) {
+	r, st, err := s.pausedStop(ctx, "get the stack trace")
+	if err != nil {
+		return StackPage{}, err
+	}
+	threadID := req.ThreadID
+	if threadID == 0 {
+		threadID = st.ThreadID
+	}
+	levels := max(req.Levels, 1)
+	var page StackPage
+	pos := req.StartFrame // the index of the first frame not on the page
+	fetchedTo := pos      // the index of the first frame not fetched
+	bottom := false
+	for len(page.Frames) < levels && !bottom && pos-req.StartFrame < maxScannedFrames {
+		want := levels - len(page.Frames)
+		if !req.IncludeInternals {
+			// Some of them may be internal: fetch a few more at once.
+			want = min(max(want, 20), maxScannedFrames-(pos-req.StartFrame))
+		}
+		chunk, err := s.fetchFrames(ctx, r, st, threadID, pos, want)
+		if err != nil {
+			if pos == 0 && st.Reason == "entry" && threadID == st.ThreadID {
+				// Before the first line some adapters (Delve) have no
+				// stack yet: an empty one, not an error
+				// (docs/adapter-quirks.md, delve-6).
+				return StackPage{}, nil
+			}
+			return StackPage{}, adapterError("get the stack trace", err, "list_threads shows the valid thread ids")
+		}
+		page.Total, page.TotalEstimated = chunk.total, chunk.estimated
+		bottom = len(chunk.frames) < want
+		fetchedTo = pos + len(chunk.frames)
+		taken := len(chunk.frames)
+		for i, f := range chunk.frames {
+			if len(page.Frames) == levels {
+				taken = i
+				break
+			}
+			if !req.IncludeInternals && isInternalFrame(f, r.conn.Quirks) {
+				continue
+			}
+			page.Frames = append(page.Frames, frameFromDAP(f))
+			page.Indexes = append(page.Indexes, pos+i)
+		}
+		if taken < len(chunk.frames) && (req.IncludeInternals || !allInternal(chunk.frames[taken:], r.conn.Quirks)) {
+			// Frames to list remain below this page.
+			bottom = false
+		}
+		pos += taken
+	}
+	if bottom {
+		// Fewer frames than asked for: this is the bottom (DAP's rule),
+		// so the depth is known whatever the adapter guessed.
+		page.Total, page.TotalEstimated = fetchedTo, false
+		if fetchedTo == req.StartFrame && req.StartFrame > 0 {
+			// Past the bottom: the depth is not known from here.
+			page.Total, page.TotalEstimated = 0, true
+		}
+	} else {
+		page.Next = pos
+		// Adapters guess the depth of a stack they did not unwind to its
+		// bottom (lldb-dap adds 20 to what it sent, Delve 50): count it.
+		if depth, ok := s.countDepth(ctx, r, st, threadID, fetchedTo, page.Total); ok {
+			page.Total, page.TotalEstimated = depth, false
+		} else {
+			page.Total, page.TotalEstimated = max(page.Total, fetchedTo+1), true
+		}
+	}
+	return page, nil
+}
+
+// Bounds of countDepth: a stack deeper than maxCountedDepth, or one the
+// adapter cannot count within countDepthTimeout, keeps the adapter's guess.
+const (
+	maxCountedDepth   = 10_000_000
+	maxDepthProbes    = 80
+	countDepthTimeout = 10 * time.Second
+)
+
+// countDepth counts a thread's frames, known to be more than known, by
+// asking for one frame at a time at growing then halving indexes (an
+// answer without a frame is past the bottom): about 2·log2(depth) small
+// requests instead of the whole stack. hint, the adapter's guess, is tried
+// first: an adapter that counts exactly (debugpy) is confirmed in two.
+// The count is kept with the stop.
+func (s *Session) countDepth(ctx context.Context, r *connection, st *Stop, threadID, known, hint int) (int, bool) {
+	st.countedMu.Lock()
+	defer st.countedMu.Unlock()
+	if depth, ok := st.counted[threadID]; ok {
+		return depth, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, countDepthTimeout)
+	defer cancel()
+	probes := 0
+	// exists says whether the thread has a frame at index i; total is the
+	// adapter's totalFrames in that answer.
+	exists := func(i int) (found bool, total int, err error) {
+		probes++
+		if probes > maxDepthProbes {
+			return false, 0, errors.New("too many probes")
+		}
+		var body dap.StackTraceResponseBody
+		err = r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": i, "levels": 1}, &body)
+		return len(body.StackFrames) > 0, body.TotalFrames, err
+	}
+	lo, hi := known, -1 // frames 0..lo-1 exist; none at hi (-1: not found yet)
+	at := max(hint, lo)
+	for hi < 0 {
+		if at > maxCountedDepth {
+			return 0, false
+		}
+		found, total, err := exists(at)
+		if err != nil {
+			return 0, false
+		}
+		if found {
+			lo, at = at+1, max(2*at, at+1)
+			continue
+		}
+		hi = at
+		// An answer past the bottom may carry the exact depth (Delve's,
+		// debugpy's): one or two probes confirm it.
+		if total > lo && total <= hi {
+			if found, _, err := exists(total - 1); err == nil && found {
+				lo = total
+				if total < hi {
+					if found, _, err := exists(total); err == nil && !found {
+						hi = total
+					}
+				}
+			}
+		}
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		found, _, err := exists(mid)
+		if err != nil {
+			return 0, false
+		}
+		if found {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if st.counted == nil {
+		st.counted = map[int]int{}
+	}
+	st.counted[threadID] = lo
+	return lo, true
+}
+
+func allInternal(frames []dap.StackFrame, q adapter.Quirks) bool {
+	for _, f := range frames {
+		if !isInternalFrame(f, q) {
+			return false
+		}
+	}
+	return true
+}
+
+// framesChunk is one stackTrace answer: the frames, and the stack's depth
+// as the adapter gave it.
+type framesChunk struct {
+	frames    []dap.StackFrame
+	total     int
+	estimated bool
+}
+
+// fetchFrames fetches up to n frames of a thread from index start on,
+// from the frames prefetched at the stop when they cover them.
+func (s *Session) fetchFrames(ctx context.Context, r *connection, st *Stop, threadID, start, n int) (framesChunk, error) {
+	if threadID == st.ThreadID && st.framesErr == nil && st.frames != nil {
+		complete := len(st.frames) < prefetchFrames
+		if complete || start+n <= len(st.frames) {
+			from, to := min(start, len(st.frames)), min(start+n, len(st.frames))
+			return framesChunk{frames: st.frames[from:to], total: st.depth, estimated: !st.depthKnown}, nil
+		}
+	}
+	var body dap.StackTraceResponseBody
+	if err := r.call(ctx, "stackTrace", map[string]any{"threadId": threadID, "startFrame": start, "levels": n}, &body); err != nil {
+		return framesChunk{}, err
+	}
+	renameFrames(body.StackFrames, r.conn.Quirks)
+	return framesChunk{frames: body.StackFrames, total: body.TotalFrames, estimated: r.conn.Quirks.TotalFramesEstimated || body.TotalFrames == 0}, nil
+}
+
 func isInternalFrame(f dap.StackFrame, q adapter.Quirks) bool {
 	if f.PresentationHint == "label" || f.PresentationHint == "subtle" {
 		return true

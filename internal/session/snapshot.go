@@ -51,6 +51,11 @@ type Stop struct {
 	added      []string       // locals and watches that stop did not have
 	compared   bool           // there was such a stop
 	partial    bool           // only the stack was fetched (run.stackOnly)
+
+	// countedMu guards counted: the stack depths counted for pages of
+	// get_stack_trace, by thread, so that only a stop's first page pays.
+	countedMu sync.Mutex
+	counted   map[int]int
 }
 
 // prefetchFrames is how many frames are fetched at stop time: enough for a
