@@ -8,6 +8,7 @@ package adapter
 import (
 	"context"
 	"fmt"
+	"os"
 	"io"
 	"log/slog"
 	"regexp"
@@ -102,6 +103,9 @@ type LaunchConfig struct {
 	BreakOnExceptions string
 	// PathMappings are as in AttachConfig.
 	PathMappings []PathMapping
+	// StdinFile, when set, is a regular file the program reads as its
+	// standard input; without it the program reads end of file at once.
+	StdinFile string
 }
 
 // AttachConfig is what the agent asked to attach to.
@@ -549,4 +553,18 @@ func IDs() []string {
 		ids = append(ids, a.Language().ID)
 	}
 	return ids
+}
+
+// OpenStdin opens a LaunchConfig's StdinFile for the process an adapter
+// starts with the program, as its standard input: nil for "" (the process
+// then reads /dev/null). The caller closes it once the process started.
+func OpenStdin(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("the program's standard input: %w", err)
+	}
+	return f, nil
 }

@@ -11,7 +11,7 @@ import (
 
 type setBreakpointArgs struct {
 	SessionID       string   `json:"sessionId"`
-	File            string   `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's working directory)"`
+	File            string   `json:"file,omitempty" jsonschema:"source file (absolute, or relative to the server's cwd)"`
 	Line            Int      `json:"line,omitempty" jsonschema:"1-based line number"`
 	Statement       string   `json:"statement,omitempty" jsonschema:"instead of line: the line containing this text (nearest nearLine); survives edits"`
 	NearLine        Int      `json:"nearLine,omitempty" jsonschema:"with statement: prefer the match nearest this line"`
@@ -19,10 +19,10 @@ type setBreakpointArgs struct {
 	Function        string   `json:"function,omitempty" jsonschema:"instead of file and line: break when this function is called"`
 	Condition       string   `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
 	HitCondition    string   `json:"hitCondition,omitempty" jsonschema:"stop only on some hits, e.g. \"3\" (the third) or \">= 5\", as the adapter understands it"`
-	LogMessage      string   `json:"logMessage,omitempty" jsonschema:"do not stop; print this message (with {expression} parts interpolated) to the output instead"`
+	LogMessage      string   `json:"logMessage,omitempty" jsonschema:"do not stop; print this message ({expression} parts interpolated)"`
 	SuspendPolicy   string   `json:"suspendPolicy,omitempty" jsonschema:"accepted for compatibility; all threads stop"`
 	Collect         []string `json:"collect,omitempty" jsonschema:"a tracepoint: do not stop, record these expressions at each hit (get_trace)"`
-	MaxHits         Int      `json:"maxHits,omitempty" jsonschema:"with collect: remove the tracepoint after this many hits (default: no limit)"`
+	MaxHits         Int      `json:"maxHits,omitempty" jsonschema:"with collect: remove it after this many hits"`
 }
 
 type setBreakpointResult struct {

@@ -23,7 +23,7 @@ type exposeResult struct {
 	Host         string         `json:"host"`
 	Port         int            `json:"port"`
 	ReadOnly     bool           `json:"readOnly"`
-	LaunchConfig map[string]any `json:"launchConfig" jsonschema:"a launch.json configuration that attaches VS Code to the mirror; it carries the mirror's token, which the IDE sends when it attaches"`
+	LaunchConfig map[string]any `json:"launchConfig" jsonschema:"a launch.json configuration attaching VS Code to the mirror, with the mirror's token the IDE sends"`
 }
 
 type shareArgs struct {
@@ -39,7 +39,7 @@ func (s *Server) addExposeTools() {
 		"Stop serving a session to IDEs; attached IDEs are disconnected, the session goes on.",
 		s.unexposeSession)
 	addTool(s, "share_debug_session",
-		"Over HTTP, where several clients share this server: let other clients drive a session you created (or take that back).",
+		"Over HTTP, where clients share this server: let other clients drive a session you created (or take that back).",
 		s.shareSession)
 }
 

@@ -38,7 +38,7 @@ type threadsResult struct {
 type stackArgs struct {
 	SessionID        string `json:"sessionId"`
 	ThreadID         Int    `json:"threadId,omitempty" jsonschema:"thread (default: the thread that stopped)"`
-	StartFrame       Int    `json:"startFrame,omitempty" jsonschema:"index of the first frame to list, 0 the innermost, counting internal frames too (default 0); an answer's nextStartFrame reads on"`
+	StartFrame       Int    `json:"startFrame,omitempty" jsonschema:"first frame to list, 0 the innermost, internal frames counted (default 0)"`
 	Levels           Int    `json:"levels,omitempty" jsonschema:"at most this many frames (default 50, at most 1000; an answer also stops at 64 KB)"`
 	IncludeInternals bool   `json:"includeInternals,omitempty" jsonschema:"include frames without source (runtime and library internals)"`
 }
@@ -150,7 +150,7 @@ type evaluateResult struct {
 
 type sourceArgs struct {
 	SessionID    string `json:"sessionId"`
-	File         string `json:"file" jsonschema:"source file (absolute, or relative to the server's working directory)"`
+	File         string `json:"file" jsonschema:"source file (absolute, or relative to the server's cwd)"`
 	Line         Int    `json:"line" jsonschema:"1-based line at the centre of the window"`
 	LinesContext *Int   `json:"linesContext,omitempty" jsonschema:"lines shown either side (default 5)"`
 }
@@ -187,11 +187,11 @@ type outputResult struct {
 
 func (s *Server) addInspectTools() {
 	addTool(s, "list_threads", "List the program's threads (goroutines for Go).", s.listThreads)
-	addTool(s, "get_stack_trace", "Get the call stack of the stopped thread (or threadId), innermost frame first: 50 frames unless levels says otherwise (at most 1000 and 64 KB an answer); totalFrames is the stack's depth, nextStartFrame where the next page starts.", s.getStackTrace)
+	addTool(s, "get_stack_trace", "Get the call stack of the stopped thread (or threadId), innermost first, by pages (levels); totalFrames is its depth, nextStartFrame where the next page starts.", s.getStackTrace)
 	addTool(s, "get_scopes", "Get the scopes (locals, globals, …) of a stack frame, each with a variablesReference for get_variables.", s.getScopes)
-	addTool(s, "get_variables", "Get the variables of a scope or the children of an expandable value (by variablesReference), optionally expanded `depth` levels.", s.getVariables)
+	addTool(s, "get_variables", "Get a scope's variables or an expandable value's children (by variablesReference), `depth` levels deep.", s.getVariables)
 	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
-	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression leaves the session as it was; past timeout, the error says whether the program is still paused.", s.evaluateExpression)
+	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression changes nothing; past timeout, the error says whether the program is still paused.", s.evaluateExpression)
 	addTool(s, "get_source_context", "Show the lines around a line of a source file.", s.getSourceContext)
 	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since.", s.getOutput)
 }

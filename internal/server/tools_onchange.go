@@ -23,7 +23,7 @@ type breakOnChangeResult struct {
 	From         string            `json:"from"`
 	To           string            `json:"to,omitempty"`
 	Method       string            `json:"method"`
-	MethodReason string            `json:"methodReason,omitempty" jsonschema:"why single steps were used instead of a data breakpoint: an adapter without them, an expression not in memory, or a host where hardware watchpoints do not fire"`
+	MethodReason string            `json:"methodReason,omitempty" jsonschema:"why single steps replaced a data breakpoint: an adapter without them, an expression not in memory, or hardware watchpoints that do not fire here"`
 	Steps        int               `json:"steps,omitempty"`
 	ChangedBy    *session.Location `json:"changedBy,omitempty"`
 	Why          string            `json:"why,omitempty"`

@@ -13,16 +13,18 @@ import (
 
 type startArgs struct {
 	SessionID           string            `json:"sessionId"`
-	ScriptPath          string            `json:"scriptPath,omitempty" jsonschema:"the program (absolute, or relative to the server's cwd); Java: also .class, .jar or main class"`
+	ScriptPath          string            `json:"scriptPath,omitempty" jsonschema:"the program (absolute or relative to the server's cwd); Java: also .class, .jar, main class"`
 	Args                []string          `json:"args,omitempty" jsonschema:"the program's arguments"`
-	Cwd                 string            `json:"cwd,omitempty" jsonschema:"the program's working directory (default: the script's)"`
+	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory (default: the script's)"`
 	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
+	Stdin               *string           `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
+	StdinFile           string            `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
 	StopOnEntry         *bool             `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
 	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields for the adapter's launch request (justMyCode, …; Java: mainClass, classPaths, vmArgs)"`
 	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"as dapLaunchArgs"`
 	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"start nothing: return the adapter command and launch request"`
-	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"return the first stop's or the end's snapshot (default true)"`
+	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"answer with the first stop or the end (default true)"`
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"ms to wait for the first stop (default 30000)"`
 	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
 	StopAt              *stopAtArgs       `json:"stopAt,omitempty" jsonschema:"run the recording's program again to this event"`
@@ -144,7 +146,7 @@ type waitArgs struct {
 
 func (s *Server) addRunTools() {
 	addTool(s, "start_debugging",
-		"Launch the program under the debugger and wait for its first stop (breakpoint, exception, entry) or its end. Returns the stop's snapshot.",
+		"Launch the program under the debugger; answers with its first stop (breakpoint, exception, entry) or end.",
 		s.startDebugging)
 	addTool(s, "restart_debugging",
 		"End the program and start it again the same way, breakpoints kept. Returns the first stop's snapshot.",
@@ -159,7 +161,7 @@ func (s *Server) addRunTools() {
 		{"step_over", session.StepOver, "Run the current line, stepping over calls, and return the snapshot of where it stops."},
 		{"step_into", session.StepInto, "Step into the call on the current line and return the snapshot of where it stops."},
 		{"step_out", session.StepOut, "Run until the current function returns and return the snapshot of where it stops."},
-		{"continue_execution", session.Continue, "Continue until the next breakpoint, exception or the end, and return that stop's snapshot (waits up to timeout; waitForStop:false returns at once)."},
+		{"continue_execution", session.Continue, "Continue to the next breakpoint, exception or the end, and return that stop's snapshot (waits up to timeout; waitForStop:false returns at once)."},
 	} {
 		addTool(s, rc.name, rc.desc, func(ctx context.Context, a *runControlArgs) (*runResult, error) {
 			return s.resume(ctx, rc.kind, a)
@@ -212,6 +214,10 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 		BreakOnExceptions: breakOn,
 		DapLaunchArgs:     extra,
 		PathMappings:      mappings,
+		Stdin:             a.Stdin,
+	}
+	if a.StdinFile != "" {
+		spec.StdinFile = s.absPath(a.StdinFile)
 	}
 	if a.Cwd != "" {
 		spec.Cwd = s.absPath(a.Cwd)

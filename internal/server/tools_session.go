@@ -18,7 +18,7 @@ type createSessionArgs struct {
 	ExecutablePath string         `json:"executablePath,omitempty" jsonschema:"interpreter or runtime (e.g. a venv's python)"`
 	Host           string         `json:"host,omitempty" jsonschema:"with port: attach at once to a debug server at host:port"`
 	Port           Int            `json:"port,omitempty" jsonschema:"with host: attach at once to this port"`
-	Timeout        Int            `json:"timeout,omitempty" jsonschema:"milliseconds to wait for an immediate attach (default 30000)"`
+	Timeout        Int            `json:"timeout,omitempty" jsonschema:"ms to wait for that attach (default 30000)"`
 	AdapterConfig  map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields merged into every launch and attach request"`
 }
 
@@ -54,7 +54,7 @@ type languageEntry struct {
 	Installed   bool     `json:"installed" jsonschema:"the debug adapter is here: launch and attach work unless unavailable says otherwise"`
 	Adapter     string   `json:"adapter" jsonschema:"the debug adapter and how it runs the program"`
 	Version     string   `json:"version,omitempty" jsonschema:"the adapter's version (the runtime's for built-in adapters)"`
-	Runtime     string   `json:"runtime,omitempty" jsonschema:"the interpreter or runtime found on PATH; a project's own (a venv, an .nvmrc) is used for its programs, named as runtime in start answers; executablePath overrides both"`
+	Runtime     string   `json:"runtime,omitempty" jsonschema:"the interpreter or runtime on PATH; a project's own (a venv, .nvmrc) runs its programs (runtime in start answers); executablePath overrides both"`
 	DebugTest   string   `json:"debugTest,omitempty" jsonschema:"the test runner debug_test drives for this language"`
 	Reason      string   `json:"reason,omitempty" jsonschema:"why it is not installed"`
 	InstallHint string   `json:"installHint,omitempty" jsonschema:"the command that installs what is missing"`
@@ -73,14 +73,14 @@ type languagesResult struct {
 }
 
 type languagesArgs struct {
-	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language (breakpoint, start, a local) and report in each entry's check whether it worked, its time, or the failure and its fix (seconds)"`
+	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language and report in each entry's check whether it worked, its time, or the failure and its fix"`
 	Timeout Int  `json:"timeout,omitempty" jsonschema:"with check: milliseconds each language's check may take (default 120000)"`
 }
 
 // languageCheck is one language's selfcheck result.
 type languageCheck struct {
 	OK     bool   `json:"ok" jsonschema:"the program stopped at the breakpoint and its local read as expected"`
-	Status string `json:"status" jsonschema:"ok, failed (installed but not working), skipped (nothing to check, or the machine lacks something beyond the adapter: see error) or missing (the adapter is not installed)"`
+	Status string `json:"status" jsonschema:"ok, failed (installed, not working), skipped (nothing to check, or something beyond the adapter is missing: see error) or missing (adapter not installed)"`
 	Ms     int64  `json:"ms" jsonschema:"milliseconds until the local was read or the check failed"`
 	Step   string `json:"step,omitempty" jsonschema:"where a failed check stopped: prepare, breakpoint, start, stop or locals"`
 	Error  string `json:"error,omitempty"`
@@ -158,7 +158,7 @@ func (s *Server) addSessionTools() {
 		"Create a debug session for a language. Then set breakpoints and call start_debugging (or attach_to_process). Returns sessionId.",
 		s.createSession)
 	addTool(s, "list_supported_languages",
-		"List the languages this server can debug, whether each one's debug adapter is installed here, and the exact install command when it is not. With check: true, also debug a tiny program per language and say whether that works here.",
+		"List the languages this server can debug, whether each one's debug adapter is installed here, and the install command when it is not. check: true also tries each one.",
 		s.listLanguages)
 	addTool(s, "list_debug_sessions",
 		"List open debug sessions with their state, last stop and exit code.",

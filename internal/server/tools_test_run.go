@@ -49,7 +49,7 @@ const defaultTestTimeout = 60000
 
 func (s *Server) addDebugTestTool() {
 	addTool(s, "debug_test",
-		"Run a failing test under the debugger and stop at the failure. Returns test {failed, passed, name, message} and the snapshot there: the frame that raised, or the test's own at a failed assertion. The session (new unless sessionId) stays open.",
+		"Run a failing test under the debugger and stop at the failure: test {failed, passed, name, message} and the snapshot of the frame that raised, or the test's own at a failed assertion. The session stays open.",
 		s.debugTest)
 }
 

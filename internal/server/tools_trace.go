@@ -30,7 +30,7 @@ const defaultTraceLimit = 100
 
 func (s *Server) addTraceTools() {
 	addTool(s, "get_trace",
-		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), one table per tracepoint or function: its columns once, then a row of values per hit (a call's row ends with its return). Values as the debugger shows them ('1' a string, 1 a number).",
+		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), a table each: its columns once, then a row of values per hit (a call's ends with its return). Values as the debugger shows them.",
 		s.getTrace)
 }
 
@@ -77,7 +77,7 @@ type traceFunctionResult struct {
 
 func (s *Server) addTraceFunctionTool() {
 	addTool(s, "trace_function",
-		"Record every call of a function (its arguments) and its return value into the trace buffer (get_trace), without stopping. remove_breakpoint with the breakpointId stops tracing.",
+		"Record every call of a function (arguments) and its return value into the trace buffer (get_trace), without stopping; remove_breakpoint with the breakpointId ends it.",
 		s.traceFunction)
 }
 

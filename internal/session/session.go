@@ -94,6 +94,8 @@ type Session struct {
 	trace   *TraceBuffer
 	// recs are the runs record made in this session (record.go).
 	recs recordings
+	// inputs hold the standard input given as text (input.go).
+	inputs inputs
 	// launches counts the programs the session has launched; each run's
 	// processes carry a mark of their own (proc.RunMark).
 	launches atomic.Int64
@@ -302,6 +304,7 @@ func (s *Session) Close() {
 		r.shutdown(!attached)
 	}
 	s.recs.remove()
+	s.inputs.remove()
 	s.mu.Lock()
 	if s.state != StateStopped {
 		s.setStateLocked(StateStopped, "session closed")

@@ -62,7 +62,16 @@ type LaunchSpec struct {
 	// PathMappings pair the agent's source roots with the roots the
 	// program reports (see pathmap.go).
 	PathMappings []PathMapping
+	// Stdin is text the program reads as its standard input, StdinFile a
+	// file it reads instead (at most one of them). A restart feeds the
+	// same input again.
+	Stdin     *string
+	StdinFile string
 }
+
+// maxStdinText bounds the input an agent gives as text; a larger input
+// goes in a file (StdinFile).
+const maxStdinText = 1 << 20
 
 // AttachSpec is what attach_to_process asks for.
 type AttachSpec struct {
@@ -125,6 +134,9 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 		return nil, err
 	}
 	if err := refuseMarkOverride(spec.DapLaunchArgs); err != nil {
+		return nil, err
+	}
+	if err := s.resolveStdin(&spec); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -208,7 +220,37 @@ func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
 		Logger:            s.log,
 		BreakOnExceptions: spec.BreakOnExceptions,
 		PathMappings:      spec.PathMappings,
+		StdinFile:         spec.StdinFile,
 	}
+}
+
+// resolveStdin turns the spec's input into the file the program reads:
+// text is written to a file of the session's (removed when it closes), a
+// file is checked to be a regular file one can read.
+func (s *Session) resolveStdin(spec *LaunchSpec) error {
+	switch {
+	case spec.Stdin != nil && spec.StdinFile != "":
+		return errorf("pass stdin (the text) or stdinFile (a file), not both", "both stdin and stdinFile were given")
+	case spec.StdinFile != "":
+		st, err := os.Stat(spec.StdinFile)
+		if err != nil {
+			return errorf("pass the path of an existing file to stdinFile", "stdinFile: %v", err)
+		}
+		if !st.Mode().IsRegular() {
+			return errorf("stdinFile must be a regular file; for a device or a pipe, copy what the program should read into a file", "stdinFile %s is not a regular file", spec.StdinFile)
+		}
+		return nil
+	case spec.Stdin == nil:
+		return nil
+	case len(*spec.Stdin) > maxStdinText:
+		return errorf("put a large input in a file and pass stdinFile", "stdin is %d bytes; at most %d as text", len(*spec.Stdin), maxStdinText)
+	}
+	file, err := s.inputs.write(*spec.Stdin)
+	if err != nil {
+		return err
+	}
+	spec.StdinFile, spec.Stdin = file, nil
+	return nil
 }
 
 // PlanLaunch returns what Start would run and send, starting nothing.

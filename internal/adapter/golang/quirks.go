@@ -15,12 +15,16 @@ func quirks(namer func(string) string) adapter.Quirks {
 	return adapter.Quirks{FunctionBreakpointName: namer, IsNoise: isNoise, TotalFramesEstimated: true}
 }
 
-// isNoise drops the line Delve prints on configurationDone for its own
-// terminal users ("Type 'dlv help' for list of commands."): it is not the
-// program's output.
+// isNoise drops what Delve says of itself on its console: the line it
+// prints on configurationDone for its own terminal users ("Type 'dlv
+// help' for list of commands."), "Detaching…" at disconnect and the
+// program's exit status at its end. None of it is the program's output.
 // docs/adapter-quirks.md: delve-7.
 func isNoise(category, text string) bool {
-	return category == "console" && strings.HasPrefix(text, "Type 'dlv help'")
+	if category != "console" {
+		return false
+	}
+	return strings.HasPrefix(text, "Type 'dlv help'") || strings.HasPrefix(text, "Detaching") || processExited.MatchString(text)
 }
 
 // withoutBuildLine extends isNoise to the line Delve sends, as the

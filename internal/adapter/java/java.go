@@ -118,6 +118,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if len(cfg.Env) > 0 {
 		args["env"] = cfg.Env
 	}
+	if cfg.StdinFile != "" {
+		args[stdinFileKey] = cfg.StdinFile
+	}
 	maps.Copy(args, cfg.Extra)
 	p, cleanup, err := projectLaunch(ctx, java.path, cfg.Program, cfg.Cwd, args, cfg.DryRun)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
@@ -32,16 +33,19 @@ const (
 
 // launchConfig is what a launch request asks for.
 type launchConfig struct {
-	Program     string            `json:"program"`
-	Args        []string          `json:"args"`
-	Cwd         string            `json:"cwd"`
-	Env         map[string]string `json:"env"`
-	JavaPath    string            `json:"javaPath"`
-	MainClass   string            `json:"mainClass"`
-	ClassPaths  []string          `json:"classPaths"`
-	VMArgs      []string          `json:"vmArgs"`
-	SourcePaths []string          `json:"sourcePaths"`
-	StopOnEntry bool              `json:"stopOnEntry"`
+	Program string            `json:"program"`
+	Args    []string          `json:"args"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+	// StdinFile is the file the JVM reads as its standard input
+	// (adapter.LaunchConfig.StdinFile).
+	StdinFile   string   `json:"stdinFile"`
+	JavaPath    string   `json:"javaPath"`
+	MainClass   string   `json:"mainClass"`
+	ClassPaths  []string `json:"classPaths"`
+	VMArgs      []string `json:"vmArgs"`
+	SourcePaths []string `json:"sourcePaths"`
+	StopOnEntry bool     `json:"stopOnEntry"`
 	// TestFrameworkPackages name the packages of a test framework that
 	// runs the program: an exception only they catch counts as uncaught,
 	// as the framework catches every failing test's to report it.
@@ -169,6 +173,14 @@ func spawnJVM(ctx context.Context, lc *launchConfig, emit func(category, text st
 	for k, v := range lc.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	stdin, err := adapter.OpenStdin(lc.StdinFile)
+	if err != nil {
+		return nil, err
+	}
+	if stdin != nil {
+		defer stdin.Close()
+		cmd.Stdin = stdin
+	}
 	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("java output: %w", err)
@@ -278,3 +290,7 @@ func (j *jvm) exitCode() (int, bool) {
 	c := j.p.ExitCode()
 	return c, c >= 0
 }
+
+// stdinFileKey is the launch argument naming the program's standard
+// input, a file.
+const stdinFileKey = "stdinFile"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -145,6 +146,16 @@ func launchArguments(cfg adapter.LaunchConfig, program string, initCommands []st
 		"env":         env,
 		"stopOnEntry": cfg.StopOnEntry,
 	}
+	// The program's standard input: lldb's own setting, which every
+	// lldb-dap launch honours (the "stdio" launch argument came later).
+	// Without one the program reads end of file, as in every other
+	// language, rather than wait forever on a terminal nobody types in.
+	// docs/adapter-quirks.md: lldb-28.
+	stdin := cfg.StdinFile
+	if stdin == "" {
+		stdin = os.DevNull
+	}
+	initCommands = append(initCommands, inputPathCommand+lldbQuote(stdin))
 	if len(initCommands) > 0 {
 		args["initCommands"] = initCommands
 	}
@@ -213,3 +224,14 @@ func quoteArg(s string) string {
 	}
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
+
+// lldbQuote quotes s as one argument of an lldb command: in double
+// quotes, where backslash escapes the backslash, the double quote and
+// the backquote.
+func lldbQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`").Replace(s) + `"`
+}
+
+// inputPathCommand sets the file the launched program reads as its
+// standard input; its echo is kept from the program's output (isNoise).
+const inputPathCommand = "settings set target.input-path "

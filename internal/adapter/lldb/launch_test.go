@@ -24,7 +24,7 @@ func TestLaunchArguments(t *testing.T) {
 	want := map[string]any{
 		"type": "lldb-dap", "request": "launch", "name": "prog", "program": "/work/bin/prog",
 		"args": []string{"a", "b"}, "cwd": "/work/bin", "env": []string{"A=1", "B=2"},
-		"stopOnEntry": false, "sourceMap": []any{}, "initCommands": []string{"command script import x"},
+		"stopOnEntry": false, "sourceMap": []any{}, "initCommands": []string{"command script import x", `settings set target.input-path "/dev/null"`},
 	}
 	if !reflect.DeepEqual(args, want) {
 		t.Errorf("launch arguments:\n got %v\nwant %v", args, want)
@@ -35,8 +35,15 @@ func TestLaunchArguments(t *testing.T) {
 	if a, _ := args["args"].([]string); a == nil || args["cwd"] != "/tmp" {
 		t.Errorf("empty args: %v", args)
 	}
-	if _, set := args["initCommands"]; set {
-		t.Errorf("no initCommands for C: %v", args)
+	// The one init command for C: the program reads end of file, not a
+	// terminal nobody types in.
+	if ic, _ := args["initCommands"].([]string); len(ic) != 1 || ic[0] != `settings set target.input-path "/dev/null"` {
+		t.Errorf("initCommands for C: %v", args)
+	}
+	// Given an input file, it reads that one, its path quoted for lldb.
+	args = launchArguments(adapter.LaunchConfig{StdinFile: `/in/a "b".txt`}, "/p", nil, false)
+	if ic, _ := args["initCommands"].([]string); len(ic) != 1 || ic[0] != `settings set target.input-path "/in/a \"b\".txt"` {
+		t.Errorf("initCommands with stdin: %v", args)
 	}
 }
 

@@ -115,6 +115,7 @@ var noisePrefixes = []string{
 	"(lldb) command script import ",
 	"(lldb) command source ",
 	"(lldb) " + panicCommand,
+	"(lldb) " + inputPathCommand,
 }
 
 var processExited = regexp.MustCompile(`^Process \d+ exited with status = `)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter/node/cdp"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
@@ -32,7 +33,14 @@ type launchArgs struct {
 	RuntimeArgs       []string          `json:"runtimeArgs"`
 	StopOnEntry       bool              `json:"stopOnEntry"`
 	JustMyCode        *bool             `json:"justMyCode"`
+	// StdinFile is the file node reads as its standard input
+	// (adapter.LaunchConfig.StdinFile).
+	StdinFile string `json:"stdinFile"`
 }
+
+// stdinFileKey is the launch argument naming the program's standard
+// input, a file.
+const stdinFileKey = "stdinFile"
 
 func (s *server) launch(req *request) (any, error) {
 	if s.started {
@@ -64,6 +72,14 @@ func (s *server) launch(req *request) (any, error) {
 	cmd.Env = os.Environ()
 	for k, v := range args.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stdin, err := adapter.OpenStdin(args.StdinFile)
+	if err != nil {
+		return nil, err
+	}
+	if stdin != nil {
+		defer stdin.Close()
+		cmd.Stdin = stdin
 	}
 	// Not StdoutPipe: its read end closes when node exits, and the last
 	// lines node wrote were lost when our reader lagged.

@@ -108,6 +108,9 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if len(cfg.Env) > 0 {
 		args["env"] = cfg.Env
 	}
+	if cfg.StdinFile != "" {
+		args[stdinFileKey] = cfg.StdinFile
+	}
 	maps.Copy(args, cfg.Extra)
 	command := []string{node, "--inspect-brk=127.0.0.1:0", cfg.Program}
 	command = append(command, progArgs...)

@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -78,8 +79,14 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if _, legacy := cfg.Extra["pythonPath"]; legacy {
 		userPython = true
 	}
+	// The program's standard input is set up by the debuggee shim (see
+	// stdinEnv), which runs it: it is needed then whatever nodelay says.
+	if cfg.StdinFile != "" && userPython {
+		return nil, nil, errors.New("the program's standard input (stdin, stdinFile) cannot be given with dapLaunchArgs.python: leave python out, or pass executablePath for the interpreter")
+	}
+	shimmed := (nodelay || cfg.StdinFile != "") && !userPython
 	var scripts string
-	if (nodelay && !userPython) || !prog.hasDebugpy() || runsPytest(cfg) {
+	if shimmed || !prog.hasDebugpy() || runsPytest(cfg) {
 		scripts, err = scriptsDir(&cleanups)
 		if err != nil {
 			return nil, nil, err
@@ -87,6 +94,9 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 
 	env := launchEnv(cfg)
+	if cfg.StdinFile != "" {
+		env[stdinEnv] = cfg.StdinFile
+	}
 	if runsPytest(cfg) {
 		cfg = withPytestPlugin(cfg, env, scripts)
 	}
@@ -113,7 +123,7 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	args := launchArguments(cfg, cwd, env)
 	if !userPython {
 		shim := ""
-		if nodelay {
+		if shimmed {
 			shim = filepath.Join(scripts, debuggeeShimName)
 		}
 		pythonArgs, _ := stringList(cfg.Extra["pythonArgs"])

@@ -54,6 +54,13 @@ import (
 	"sync"
 )
 
+// stdinEnv names, in the debuggee's environment, the file the shim makes
+// the program's standard input before it runs (debugpy's launcher gives
+// the debuggee the adapter's stdin, which is not the program's to read).
+// The shim removes it from the environment: the program never sees it.
+// docs/adapter-quirks.md: debugpy-17.
+const stdinEnv = "MCP_DEBUGGER_STDIN"
+
 // noDelayEnv, set to "0", disables the TCP_NODELAY bootstraps.
 const noDelayEnv = "MCP_DEBUGGER_DEBUGPY_NODELAY"
 

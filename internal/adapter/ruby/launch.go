@@ -109,7 +109,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 			return nil, err
 		}
 	}
-	srv, err := spawn(ctx, command, cwd, environ(env, unset), log)
+	srv, err := spawn(ctx, command, cwd, environ(env, unset), cfg.StdinFile, log)
 	if err != nil {
 		return nil, err
 	}
@@ -319,10 +319,19 @@ func (s *server) exitCode() (int, bool) {
 // spawn starts rdbg in its own process group, with the program's cwd and
 // environment, reads the address from its stderr and connects.
 // docs/adapter-quirks.md: rdbg-7.
-func spawn(ctx context.Context, command []string, cwd string, envList []string, log *slog.Logger) (*server, error) {
+func spawn(ctx context.Context, command []string, cwd string, envList []string, stdinFile string, log *slog.Logger) (*server, error) {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = envList
+	// rdbg's process is the program's: its standard input is the program's.
+	stdin, err := adapter.OpenStdin(stdinFile)
+	if err != nil {
+		return nil, err
+	}
+	if stdin != nil {
+		defer stdin.Close()
+		cmd.Stdin = stdin
+	}
 	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("rdbg output: %w", err)

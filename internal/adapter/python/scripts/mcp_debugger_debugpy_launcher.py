@@ -13,6 +13,17 @@ def _mcp_debugger_start():
     import os
     import socket
 
+    # The program's standard input, when mcp-debugger was given one: the
+    # launcher passed on the adapter's, which is no input of the program's.
+    stdin_path = os.environ.pop("MCP_DEBUGGER_STDIN", None)
+    if stdin_path:
+        fd = os.open(stdin_path, os.O_RDONLY)
+        if fd != 0:
+            os.dup2(fd, 0)
+            os.close(fd)
+        if sys.stdin is None or sys.stdin.closed:
+            sys.stdin = open(0, "r", closefd=False)
+
     argv = sys.argv[1:]
     # For Python 3.11+ debugpy's launcher appends "-X frozen_modules=off"
     # after this script's name, where it is a plain argument; the

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The program's standard input, in every language: given as text it is
+// what the program reads, and a restart reads it again; given as a file,
+// the same. Without it a program reads end of file at once.
+func TestProgramReadsTheStdinGiven(t *testing.T) {
+	rows := []struct {
+		language string
+		program  func(t *testing.T) string
+	}{
+		{"python", func(t *testing.T) string { return pythonProgram(t, "stdin.py") }},
+		{"go", func(t *testing.T) string { return goProgram(t, "stdin", "main.go") }},
+		{"c", func(t *testing.T) string { return nativeProgram(t, "c", "stdin.c") }},
+		{"ruby", func(t *testing.T) string { return rubyProgram(t, "stdin.rb") }},
+		{"javascript", func(t *testing.T) string { return nodeProgram(t, "stdin.js") }},
+		{"java", func(t *testing.T) string { return javaSource(t, "Stdin.java") }},
+	}
+	for _, row := range rows {
+		t.Run(row.language, func(t *testing.T) {
+			h := newHarness(t)
+			prog := row.program(t)
+			var id string
+			run := func(tool string, args map[string]any) string {
+				t.Helper()
+				if tool == "start_debugging" {
+					id = h.sessionFor(row.language)
+					args["scriptPath"] = prog
+				}
+				args["sessionId"], args["timeout"] = id, 120000
+				end := h.ok(tool, args)
+				if end.str("state") != "stopped" {
+					t.Fatalf("%s should run the program to its end: %v", tool, end)
+				}
+				return h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries")
+			}
+			if got := run("start_debugging", map[string]any{"stdin": "alpha\nbeta\n"}); got != "read 2 lines, first alpha\n" {
+				t.Errorf("with stdin text the program reads it: %q", got)
+			}
+			if got := run("restart_debugging", map[string]any{}); got != "read 2 lines, first alpha\n" {
+				t.Errorf("a restart reads the same input again: %q", got)
+			}
+			file := filepath.Join(t.TempDir(), "input.txt")
+			if err := os.WriteFile(file, []byte("one\ntwo\nthree\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := run("start_debugging", map[string]any{"stdinFile": file}); got != "read 3 lines, first one\n" {
+				t.Errorf("with stdinFile the program reads the file: %q", got)
+			}
+			if got := run("start_debugging", map[string]any{}); got != "read 0 lines, first none\n" {
+				t.Errorf("without input the program reads end of file: %q", got)
+			}
+		})
+	}
+}
