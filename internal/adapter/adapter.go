@@ -8,9 +8,9 @@ package adapter
 import (
 	"context"
 	"fmt"
-	"os"
 	"io"
 	"log/slog"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
