@@ -67,6 +67,31 @@ func TestJavaSingleFileLaunchOutputAndExit(t *testing.T) {
 	}
 }
 
+// A source file whose first top-level class has no main runs the class
+// that has one, breakpoints bound in both; `java Pairs.java` alone would
+// fail with "can't find main(String[]) method in class: Pair".
+func TestJavaSourceFileWithMainInItsSecondClass(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	src := javaSource(t, "Pairs.java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 20})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	wantStop(t, snap, "breakpoint", 20)
+	if l := snap.vars("locals"); l["total"] != "7" {
+		t.Fatalf("locals in Pairs.main: %v", l)
+	}
+	if rt := snap.obj("data").str("runtime"); !strings.Contains(rt, "Pairs") {
+		t.Errorf("the runtime line says which class runs and why: %q", rt)
+	}
+	end := h.ok("continue_execution", map[string]any{"sessionId": id})
+	if end.str("state") != "stopped" || end.num("exitCode") != 0 {
+		t.Fatalf("want the end with code 0: %v", end)
+	}
+	if all := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); all != "pair total 7\n" {
+		t.Fatalf("output: %q", all)
+	}
+}
+
 func TestJavaBreakpointsStepsAndVariables(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("java")

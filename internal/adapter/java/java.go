@@ -126,6 +126,11 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	if err != nil {
 		return nil, err
 	}
+	if p == nil && cleanup == nil {
+		if cleanup, err = mainElsewhereLaunch(ctx, java.path, cfg.Program, args, cfg.DryRun); err != nil {
+			return nil, err
+		}
+	}
 	if _, given := args["cwd"]; !given {
 		args["cwd"] = launchCwd(cfg, p)
 	}
