@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
 GO ?= go
 BIN := bin/mcp-debugger
 
-.PHONY: build cross release demo test soak test-matrix adapters lint bench fuzz clean
+.PHONY: build cross release demo test soak attack test-matrix adapters lint bench fuzz clean
 
 # The platforms a release is built for. Linux is tested on real machines;
 # macOS and Windows are built, vetted and unit-tested here only.
@@ -47,6 +47,21 @@ lint:
 test: adapters lint cross
 	$(GO) test -race -count=1 -timeout 35m ./...
 	$(MAKE) soak
+	$(MAKE) attack
+
+# The attack suite (about 2 minutes): the server as a hostile environment
+# meets it. Hostile files and huge numbers in every argument of every tool
+# (generated from tools/list), idle and slow connections, another local
+# user (created when root), another client on every session tool,
+# duplicate and case-variant keys, control bytes in output, a full
+# temporary disk. Each asserts a refusal or a bounded answer, the server
+# still up, nothing left behind.
+ATTACK_SERVER := ^(TestSourceToolsRefuseDevicesFIFOsAndHugeFiles|TestSourceContextIsBoundedAndSaysItWasCut|TestBreakpointTextsAreCappedAndTheirEchoesCut|TestProgramControlBytesReachNoAnswer|TestLaunchRefusesTheServersProcessMark|TestRecordOnAFullDiskSaysSo|TestDeepStackIsPagedWithATotal)$$
+ATTACK_HTTP := ^(TestEveryToolRefusesAmbiguousSessionIDs|TestTwoClientsOwnSessions|TestRecordingsBelongToTheirSessionsOwner|TestForeignOutputResourceIsRefused|TestUnsubscribeEndsOnlyTheCallersOwnSubscription|TestPageDataOwnedLikeTools|TestBodyCap)$$
+attack:
+	$(GO) test -count=1 -timeout 10m -run '^TestAttack' ./cmd/mcp-debugger/
+	$(GO) test -count=1 -timeout 10m -run '$(ATTACK_SERVER)' ./internal/server/
+	$(GO) test -count=1 -timeout 10m -run '$(ATTACK_HTTP)' ./internal/httpserver/
 
 # Churns a race-built server for $(SOAK): concurrent sessions in six
 # languages, programs and adapters SIGKILLed mid-call, clients that vanish,

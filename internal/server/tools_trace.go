@@ -9,7 +9,7 @@ type getTraceArgs struct {
 	SessionID string `json:"sessionId"`
 	Since     Int    `json:"since,omitempty" jsonschema:"return entries after this seq (pass the previous nextSince; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 100)"`
-	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for a first entry when there is none yet (default 0)"`
+	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for a first entry when there is none yet (default 0, max 30000)"`
 	Times     bool   `json:"times,omitempty" jsonschema:"add a time column (HH:MM:SS.mmm) to every row"`
 }
 
@@ -47,7 +47,9 @@ func (s *Server) getTrace(ctx context.Context, a *getTraceArgs) (*getTraceResult
 		limit = defaultTraceLimit
 	}
 	if a.Wait > 0 {
-		sess.Trace().Wait(ctx, uint64(a.Since), millis(a.Wait))
+		// Capped as get_output's wait is: {wait: 1e18} held the call
+		// until the client gave up.
+		sess.Trace().Wait(ctx, uint64(a.Since), millis(min(a.Wait, 30000)))
 	}
 	page := sess.Trace().Since(uint64(a.Since), limit)
 	msg := fmt.Sprintf("%d trace entries.", len(page.Entries))
