@@ -371,3 +371,25 @@ func TestPythonDebugTestStopsAtTheFailingAssertion(t *testing.T) {
 		t.Errorf("a name that matches nothing: %v", none)
 	}
 }
+
+// A breakpoint of the agent's inside a function under trace_function
+// stops there (debugpy does not say which breakpoint a stop is for: the
+// stop was taken for a traced call and stepped out of), and the trace
+// still records the calls.
+func TestPythonBreakpointInsideATracedFunctionStops(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	prog := filepath.Join(repoRoot(t), "examples", "python", "orders.py")
+	h.ok("trace_function", map[string]any{"sessionId": id, "function": "line_total"})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 13})
+	snap := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	wantStop(t, snap, "breakpoint", 13)
+	if f := snap.obj("location").str("function"); f != "line_total" {
+		t.Fatalf("the stop is in line_total: %v", snap["location"])
+	}
+	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	h.ok("continue_execution", map[string]any{"sessionId": id})
+	if tr := fmt.Sprint(h.ok("get_trace", map[string]any{"sessionId": id})); !strings.Contains(tr, "line_total") {
+		t.Errorf("the trace records line_total's calls: %s", tr)
+	}
+}

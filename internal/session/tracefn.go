@@ -69,6 +69,13 @@ func (s *Session) tracedCallLocked(r *connection, st *Stop) *FunctionBreakpoint 
 		if err != nil {
 			return nil
 		}
+		// A breakpoint of the agent's inside the traced function stops in
+		// it too; one at the stop's line is the agent's to see (the trial
+		// lost a breakpoint on orders.py's line 13 inside a traced
+		// line_total, its stop taken for a call and stepped out of).
+		if frame.Source != nil && s.agentBreakpointAtLocked(frame.Source.Path, frame.Line) {
+			return nil
+		}
 		for _, fb := range s.bps.functions {
 			if fb.Trace && functionMatches(frame.Name, fb.FunctionName) {
 				return fb
@@ -85,6 +92,17 @@ func (s *Session) tracedCallLocked(r *connection, st *Stop) *FunctionBreakpoint 
 		}
 	}
 	return nil
+}
+
+// agentBreakpointAtLocked says whether the agent has a line breakpoint
+// at file:line. s.mu is held.
+func (s *Session) agentBreakpointAtLocked(file string, line int) bool {
+	for _, bp := range s.bps.files[s.bps.canonical(file)] {
+		if !bp.internal && (bp.Line == line || bp.sendLine == line) {
+			return true
+		}
+	}
+	return false
 }
 
 // traceCall records a traced function's arguments and steps out of it.
