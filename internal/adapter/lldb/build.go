@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 	"github.com/mcp-debugger/mcp-debugger/internal/platform"
 	"github.com/mcp-debugger/mcp-debugger/internal/proc"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
 // buildTimeout bounds one compiler or cargo run when the caller's context
@@ -127,7 +128,9 @@ func cacheRoot() (string, error) {
 // so that an unchanged source is not rebuilt and an edit is. Headers are
 // not part of the key. The name ends as o's programs do (.exe on Windows).
 func compiledPath(o platform.OS, root, compiler, source string) (string, error) {
-	src, err := os.ReadFile(source)
+	// The agent's scriptPath: a device or FIFO must not be read (or
+	// waited on), a huge file not held.
+	src, err := userfile.Read(source)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", source, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 	"io"
 	"os"
 	"os/exec"
@@ -338,8 +339,10 @@ func probeKey(path string, s search) string {
 }
 
 // isScript reports whether path is a "#!" script, such as a pyenv shim.
+// The path may be the agent's executablePath: a FIFO there must not hold
+// the call, nor a device be opened (userfile.Open).
 func isScript(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		return false
 	}
