@@ -107,7 +107,7 @@ func TestRubyRuntimeLineNamesTheRubyThatRan(t *testing.T) {
 		fake:  "Object.send(:remove_const, :RUBY_VERSION)\nRUBY_VERSION = \"9.9.9\"\n",
 		other: "#!/bin/sh\nexec " + ruby + " -W0 -r " + fake + " \"$@\"\n",
 		// rdbg's arguments end "-c -- RUBY ...": RUBY becomes the other one.
-		wrapper: "#!/bin/sh\nn=$#; i=0\nfor a; do i=$((i+1)); if [ \"$prev\" = -- ] && [ \"$prev2\" = -c ]; then a=" + other + "; fi\n  prev2=$prev; prev=$a; set -- \"$@\" \"$a\"; done\nshift $n\nexec " + ruby + " " + av.Path + " \"$@\"\n",
+		wrapper: "#!/bin/sh\nn=$#; i=0\nfor a; do i=$((i+1)); if [ \"$prev\" = -- ] && [ \"$prev2\" = -c ]; then a=" + other + "; fi\n  prev2=$prev; prev=$a; set -- \"$@\" \"$a\"; done\nshift $n\nexec " + strings.Join(rdbgCommand(t, ruby, av.Path), " ") + " \"$@\"\n",
 	} {
 		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
 			t.Fatal(err)

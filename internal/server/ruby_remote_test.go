@@ -30,7 +30,8 @@ func TestRubyAttachAcrossAMountBoundary(t *testing.T) {
 	av := testenv.RequireAdapter(t, "ruby")
 	rp := newRemoteProgram(t, rubyProgram(t, "remote"), map[string]string{"remote_only.rb": remoteOnlyRuby, "vendored.rb": vendoredRuby})
 	vendor := "mkdir " + vendoredDir + " && mv vendored.rb " + vendoredDir + ` && exec env RUBYLIB=` + vendoredDir + ` "$@"`
-	_, ready := rp.start(t, "TCP/IP (127.0.0.1:", "sh", "-c", vendor, "sh", ruby, av.Path, "--open", "--host", "127.0.0.1", "--port", "0", "--", "app.rb")
+	cmd := append([]string{"sh", "-c", vendor, "sh"}, rdbgCommand(t, ruby, av.Path)...)
+	_, ready := rp.start(t, "TCP/IP (127.0.0.1:", append(cmd, "--open", "--host", "127.0.0.1", "--port", "0", "--", "app.rb")...)
 	port := regexp.MustCompile(`TCP/IP \(127\.0\.0\.1:(\d+)\)`).FindStringSubmatch(ready)[1]
 	id := h.sessionFor("ruby")
 	app := rp.local("app.rb")

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,15 +127,32 @@ func TestRubyUncaughtException(t *testing.T) {
 // way README tells a container to) and returns it and the port once the program can be attached to: held at its first
 // line ("wait for debugger connection" on stderr), or, with --nonstop,
 // running (src prints "spinning").
+// rdbgCommand runs the rdbg the tests found: a Ruby script (the gem's
+// exe/rdbg) through ruby, a wrapper of its own (into a chroot or a
+// container, as the version matrix's rows run) as it is.
+func rdbgCommand(t *testing.T, ruby, rdbg string) []string {
+	t.Helper()
+	f, err := os.Open(rdbg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	first, _ := bufio.NewReader(io.LimitReader(f, 256)).ReadString('\n')
+	if strings.HasPrefix(first, "#!") && !strings.Contains(first, "ruby") {
+		return []string{rdbg}
+	}
+	return []string{ruby, rdbg}
+}
+
 func rdbgOpen(t *testing.T, src string, nonstop bool) (*proc.Process, string) {
 	t.Helper()
 	ruby := testenv.RequireTool(t, "apt-get install -y ruby", "ruby")
 	av := testenv.RequireAdapter(t, "ruby")
-	args := []string{av.Path, "--open", "--host", "127.0.0.1", "--port", "0"}
+	args := append(rdbgCommand(t, ruby, av.Path), "--open", "--host", "127.0.0.1", "--port", "0")
 	if nonstop {
 		args = append(args, "--nonstop")
 	}
-	cmd := exec.Command(ruby, append(args, "--", src)...)
+	cmd := exec.Command(args[0], append(args[1:], "--", src)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -92,15 +92,26 @@ type transport struct {
 	// configurationDone is the same suspension, and the only one the
 	// session must know of.
 	configuring bool
-	// owedTrapStop: before 1.6, attach signals a program (SIGURG) that the
-	// connection's pause has already suspended inside its trap handler;
-	// Ruby runs the second trap when the program resumes, and rdbg reports
-	// one more pause stop that nobody asked for. It is consumed, and the
-	// program resumed again as it last was (lastResume).
-	owedTrapStop bool
-	// trapArmed: the owed trap stop's program has been resumed since, so
-	// the next pause stop is it.
-	trapArmed bool
+	// Before 1.6 (pausesOnAttach), rdbg signals a running program
+	// (SIGURG) twice: when a client connects and on attach. Each signal
+	// suspends the program once and says so in a pause stop, whenever
+	// Ruby gets to run the trap: before configurationDone or after it,
+	// and the second only once the first suspension is resumed. Besides,
+	// right after configurationDone's answer it reports a pause stop of
+	// its own (syntheticStop), which is the held program's first stop, or
+	// the first signal's suspension, or, when that has not come yet,
+	// nothing at all. A continue sent while the program runs waits in
+	// rdbg's queue for the next suspension. So: the synthetic stop is
+	// continued (without stopOnEntry) or shown; of the signals' stops,
+	// the first is covered by that continue (or is the suspension the
+	// agent sees) and is kept from the session, the second is kept from
+	// it and resumed again (as the program last was: lastResume). A held
+	// program gets no signal stop at all.
+	syntheticStop bool
+	// signalStops counts the signals' pause stops seen (at most 2).
+	signalStops int
+	// askedPause: the session sent a pause; the next pause stop is its.
+	askedPause bool
 	// lastResume is the last request that resumed the program (continue or
 	// a step), for resuming it again past the owed trap stop.
 	lastResume *message
@@ -315,7 +326,7 @@ const (
 	// left suspended for the stop reported after configurationDone.
 	configurationStop
 	// trapStop is the pause stop a deferred attach signal causes (see
-	// owedTrapStop): consumed, and the program resumed again.
+	// syntheticStop): consumed, and the program resumed again.
 	trapStop
 	// removedStop is a stop at a breakpoint removed while the program
 	// ran, before rdbg could be told (see hitRemovedLocked): consumed, the
@@ -356,18 +367,12 @@ func (t *transport) observe(body []byte) verdict {
 	case m.Type == "event" && m.Event == "terminated":
 		return programEnd
 	case m.Type == "event" && m.Event == "stopped":
-		if t.configuring && stopReason(m.Body) == "pause" {
-			t.paused, t.frameID = true, 0
-			t.owedTrapStop = t.dialect.pausesOnAttach
-			return configurationStop
+		if v, ok := t.signalStopLocked(stopReason(m.Body)); ok {
+			return v
 		}
 		if t.hitRemovedLocked(m.Body) {
 			t.paused, t.frameID = true, 0
 			return removedStop
-		}
-		if t.trapArmed && stopReason(m.Body) == "pause" {
-			t.owedTrapStop, t.trapArmed = false, false
-			return trapStop
 		}
 		if t.attachStop {
 			t.attachStop = false
@@ -465,15 +470,16 @@ func (t *transport) forward(frame, body []byte) error {
 		t.mu.Lock()
 		t.configuring = false
 		t.attachStop = t.resumeAttachStop
+		t.syntheticStop = t.attach && t.dialect.pausesOnAttach
 		t.mu.Unlock()
 	case m.Command == "pause":
 		t.mu.Lock()
 		t.attachStop = false
+		t.askedPause = true
 		t.mu.Unlock()
 	case resumes[m.Command]:
 		t.mu.Lock()
 		t.lastResume = &m
-		t.trapArmed = t.owedTrapStop
 		t.mu.Unlock()
 	}
 	if err := t.write(frame); err != nil {
@@ -494,12 +500,52 @@ func (t *transport) forward(frame, body []byte) error {
 func (t *transport) resume() {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	t.mu.Lock()
-	t.trapArmed = t.owedTrapStop
-	t.mu.Unlock()
 	if _, err := t.request("continue", map[string]any{"threadId": mainThread}, nil); err != nil {
 		t.log.Warn("rdbg: continue after attaching", "err", err)
 	}
+}
+
+// signalStopLocked decides a pause stop of an attach's configuration and
+// of rdbg's signals before 1.6 (see syntheticStop); ok is false for any
+// other stop. t.mu is held.
+func (t *transport) signalStopLocked(reason string) (v verdict, ok bool) {
+	if reason != "pause" || !t.attach {
+		return passOn, false
+	}
+	if t.askedPause {
+		t.askedPause = false
+		return passOn, false
+	}
+	preAttachPause := t.dialect.pausesOnAttach
+	switch {
+	case t.configuring:
+		// From 1.6 no signal, but a stop before the configuration is done
+		// is none the session can take either.
+		t.paused, t.frameID = true, 0
+		if preAttachPause {
+			t.signalStops++
+		}
+		return configurationStop, true
+	case !preAttachPause:
+		return passOn, false
+	case t.syntheticStop:
+		t.syntheticStop = false
+		t.paused, t.frameID = true, 0
+		if t.attachStop {
+			t.attachStop = false
+			return attachStop, true
+		}
+		return passOn, true
+	case t.signalStops == 0:
+		t.signalStops++
+		t.paused, t.frameID = true, 0
+		return configurationStop, true
+	case t.signalStops == 1:
+		t.signalStops++
+		t.paused, t.frameID = true, 0
+		return trapStop, true
+	}
+	return passOn, false
 }
 
 // resumeAgain resumes the program past a deferred attach signal's stop,

@@ -310,6 +310,28 @@ func TestTransportAbsorbsTheConnectionPausesBefore16(t *testing.T) {
 	}
 }
 
+// The same before 1.6 when both signals' traps run only after
+// configurationDone (the program was inside a sleep): the continue sent
+// at the synthetic stop waits in rdbg's queue and covers the first, the
+// second is continued again; the session sees neither.
+func TestTransportAbsorbsLateSignalStopsBefore16(t *testing.T) {
+	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0"), attach: true, resumeAttachStop: true})
+	f.send("configurationDone", nil)
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	cont := f.rdbgReads()
+	wantRequest(t, cont, "continue")
+	f.answer(cont, nil)
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	wantRequest(t, f.rdbgReads(), "continue")
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
+	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
+		t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
+	}
+}
+
 // With stopOnEntry the session sees one stop for the attach: the one
 // after configurationDone.
 func TestTransportReportsOneAttachStopBefore16(t *testing.T) {
