@@ -77,7 +77,10 @@ func TestBoundConnectionsReapStrangersKeepStreams(t *testing.T) {
 		}
 		return c
 	}
-	stream := request("GET /api/events HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + token + "\r\n\r\n")
+	// The page's own stream, with the page's cookie (PageToken defaults to
+	// Token): a client's bearer token needs its MCP session for the page's
+	// data (TestPageDataOwnedLikeTools).
+	stream := request("GET /api/events HTTP/1.1\r\nHost: " + addr + "\r\nCookie: mcp_debugger_token=" + token + "\r\n\r\n")
 	idle := request("GET /healthz HTTP/1.1\r\nHost: " + addr + "\r\n\r\n")
 	refused := request("GET /version HTTP/1.1\r\nHost: " + addr + "\r\n\r\n")
 	if !closedWithin(refused, time.Second) {
