@@ -214,3 +214,21 @@ func TestDryRunBuildsNothing(t *testing.T) {
 		t.Errorf("a dry run must not compile: %s exists", prog)
 	}
 }
+
+// The test's own frame is a Rust source file of the workspace, never the
+// test binary's "<binary>`<function>" that lldb-dap 21 names a frame
+// without line information by.
+func TestIsTestSource(t *testing.T) {
+	o := platform.Linux
+	for path, want := range map[string]bool{
+		"/w/src/lib.rs": true,
+		"/w/target/debug/deps/rustfail-9e8e1380bffa3fc3`std::panicking::panic_handler::{closure#0}": false,
+		"/w": false,
+		"/rustc/abc/library/std/src/panicking.rs": false,
+		"/w/src/data.txt":                         false,
+	} {
+		if got := isTestSource(o, "/w", path); got != want {
+			t.Errorf("isTestSource(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
