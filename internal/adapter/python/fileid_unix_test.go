@@ -135,3 +135,34 @@ func TestDebugpyElsewhereIsNotLent(t *testing.T) {
 		t.Errorf("tried: %q", msg)
 	}
 }
+
+// A venv without debugpy does not hide its base interpreter, the same
+// binary, which has it: the base is tried, and chosen.
+func TestVirtualEnvDoesNotHideItsBase(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base", "python3")
+	venv := filepath.Join(dir, "venv")
+	for _, d := range []string{filepath.Dir(base), filepath.Join(venv, "bin")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One binary; run as the venv's python it sees no debugpy.
+	script := "#!/bin/sh\ncase \"$0\" in\n*/venv/*) echo '{\"version\": [3, 11, 2]}' ;;\n*) echo '{\"version\": [3, 11, 2], \"debugpy\": \"1.6.3\", \"debugpy_dir\": \"/usr/lib/python3/dist-packages/debugpy\"}' ;;\nesac\n"
+	if err := os.WriteFile(base, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(venv, "pyvenv.cfg"), []byte("home = "+filepath.Dir(base)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inVenv := filepath.Join(venv, "bin", "python")
+	if err := os.Symlink(base, inVenv); err != nil {
+		t.Fatal(err)
+	}
+	f := newFinder()
+	f.system = func() []string { return []string{base} }
+	got, all := f.findDebugpyAmong(context.Background(), search{}, []candidate{{path: inVenv, origin: "on PATH"}}, true)
+	if got == nil || got.Path != base {
+		t.Fatalf("the base interpreter with debugpy: got %+v, tried %v", got, all)
+	}
+}

@@ -239,6 +239,13 @@ func (f *finder) findDebugpyAmong(ctx context.Context, s search, cands []candida
 	}
 	seen := map[string]bool{}
 	for _, t := range all {
+		if inVirtualEnv(t.path) {
+			// A venv's python is its base interpreter's binary, which
+			// without the venv sees other packages (debugpy among them):
+			// the base is still to be tried.
+			seen[t.path] = true
+			continue
+		}
 		seen[realPath(t.path)] = true
 		if t.info != nil {
 			seen[realPath(t.info.Executable)] = true
@@ -635,4 +642,12 @@ func mergeEnv(base []string, overrides map[string]string) []string {
 		out = append(out, k+"="+v)
 	}
 	return out
+}
+
+// inVirtualEnv says whether the interpreter at path (unresolved: a venv's
+// python is a link to its base's) is a virtual environment's: its
+// bin/python sits beside the venv's pyvenv.cfg.
+func inVirtualEnv(path string) bool {
+	_, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(path)), "pyvenv.cfg"))
+	return err == nil
 }
