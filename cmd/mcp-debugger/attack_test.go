@@ -28,6 +28,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv/hostilefile"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -337,20 +338,7 @@ func (a *attacked) stillServes(after string) {
 // device files, that every path argument is given.
 func hostileFiles(t *testing.T) []string {
 	t.Helper()
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.mock")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sparse := filepath.Join(dir, "huge.mock")
-	f, err := os.Create(sparse)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(2 << 30); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	fifo, sparse := hostilefile.Make(t, ".mock")
 	return []string{"/dev/zero", "/dev/urandom", fifo, sparse}
 }
 

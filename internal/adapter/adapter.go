@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"regexp"
 	"sort"
 	"strings"
@@ -555,16 +556,18 @@ func IDs() []string {
 	return ids
 }
 
-// OpenStdin opens a LaunchConfig's StdinFile for the process an adapter
-// starts with the program, as its standard input: nil for "" (the process
-// then reads /dev/null). The caller closes it once the process started.
-func OpenStdin(path string) (*os.File, error) {
+// GiveStdin makes a LaunchConfig's StdinFile the standard input of cmd,
+// the process an adapter starts with the program; for "" cmd reads
+// /dev/null. The caller calls done, which closes our copy, once cmd has
+// started (or failed to).
+func GiveStdin(cmd *exec.Cmd, path string) (done func(), err error) {
 	if path == "" {
-		return nil, nil
+		return func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("the program's standard input: %w", err)
 	}
-	return f, nil
+	cmd.Stdin = f
+	return func() { f.Close() }, nil
 }

@@ -5,14 +5,12 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv/hostilefile"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,19 +23,7 @@ import (
 func TestSourceToolsRefuseDevicesFIFOsAndHugeFiles(t *testing.T) {
 	h := newHarness(t)
 	id := h.session()
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.mock")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sparse := filepath.Join(dir, "huge.mock")
-	if f, err := os.Create(sparse); err != nil {
-		t.Fatal(err)
-	} else if err := f.Truncate(2 << 30); err != nil {
-		t.Fatal(err)
-	} else {
-		f.Close()
-	}
+	fifo, sparse := hostilefile.Make(t, ".mock")
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for _, c := range []struct{ path, want string }{

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv/hostilefile"
 	"github.com/mcp-debugger/mcp-debugger/internal/userfile"
 )
 
@@ -18,26 +18,13 @@ import (
 // device read without end, a 2 GB file read whole, a FIFO waiting for a
 // writer. Each is refused at once, saying what it is and what to do.
 func TestReadRefusesWhatIsNotASmallRegularFile(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.py")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sparse := filepath.Join(dir, "huge.py")
-	f, err := os.Create(sparse)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(2 << 30); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	fifo, sparse := hostilefile.Make(t, ".py")
 	for _, c := range []struct{ path, want string }{
 		{"/dev/zero", "is a device"},
 		{"/dev/urandom", "is a device"},
 		{fifo, "is a FIFO"},
 		{sparse, "is 2048.0 MiB, over the 16 MiB"},
-		{dir, "is a directory"},
+		{filepath.Dir(fifo), "is a directory"},
 	} {
 		start := time.Now()
 		_, err := userfile.Read(c.path)

@@ -173,14 +173,11 @@ func spawnJVM(ctx context.Context, lc *launchConfig, emit func(category, text st
 	for k, v := range lc.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	stdin, err := adapter.OpenStdin(lc.StdinFile)
+	stdinDone, err := adapter.GiveStdin(cmd, lc.StdinFile)
 	if err != nil {
 		return nil, err
 	}
-	if stdin != nil {
-		defer stdin.Close()
-		cmd.Stdin = stdin
-	}
+	defer stdinDone()
 	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("java output: %w", err)

@@ -73,14 +73,11 @@ func (s *server) launch(req *request) (any, error) {
 	for k, v := range args.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	stdin, err := adapter.OpenStdin(args.StdinFile)
+	stdinDone, err := adapter.GiveStdin(cmd, args.StdinFile)
 	if err != nil {
 		return nil, err
 	}
-	if stdin != nil {
-		defer stdin.Close()
-		cmd.Stdin = stdin
-	}
+	defer stdinDone()
 	// Not StdoutPipe: its read end closes when node exits, and the last
 	// lines node wrote were lost when our reader lagged.
 	stdout, stderr, err := proc.OutputPipes(cmd)

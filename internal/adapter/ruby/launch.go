@@ -324,14 +324,11 @@ func spawn(ctx context.Context, command []string, cwd string, envList []string, 
 	cmd.Dir = cwd
 	cmd.Env = envList
 	// rdbg's process is the program's: its standard input is the program's.
-	stdin, err := adapter.OpenStdin(stdinFile)
+	stdinDone, err := adapter.GiveStdin(cmd, stdinFile)
 	if err != nil {
 		return nil, err
 	}
-	if stdin != nil {
-		defer stdin.Close()
-		cmd.Stdin = stdin
-	}
+	defer stdinDone()
 	outR, errR, err := proc.OutputPipes(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("rdbg output: %w", err)

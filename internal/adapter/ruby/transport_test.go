@@ -52,6 +52,20 @@ func newPipeRdbg(t *testing.T, opts transportOptions) *pipeRdbg {
 	return f
 }
 
+// rdbgStops sends a stopped event for the main thread, as rdbg does.
+func (f *pipeRdbg) rdbgStops(reason string) {
+	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": reason, "threadId": 1}})
+}
+
+// sessionSeesOnlyTheBreakpoint checks that the next message the session
+// reads is the breakpoint's stop: every stop before it was kept from it.
+func (f *pipeRdbg) sessionSeesOnlyTheBreakpoint() {
+	f.t.Helper()
+	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
+		f.t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
+	}
+}
+
 // send writes a request as the session does. net.Pipe blocks a write
 // until the other end reads it, so it writes on a goroutine that ends once
 // rdbg has read the message (or the pipe is closed).
@@ -139,7 +153,7 @@ func bpArgs(path string, lines ...int) map[string]any {
 // as the session does after every stop.
 func (f *pipeRdbg) pausedOnFrame(id int) {
 	f.t.Helper()
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
+	f.rdbgStops("breakpoint")
 	if ev := f.sessionReads(); ev["event"] != "stopped" {
 		f.t.Fatalf("want the stop, got %v", ev)
 	}
@@ -247,7 +261,7 @@ func TestTransportPausesAfterConfiguration(t *testing.T) {
 	}
 	f.answer(done, nil)
 	f.answer(pause, nil)
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	if r := f.sessionReads(); r["command"] != "configurationDone" || r["request_seq"] != float64(seq) {
 		t.Fatalf("want configurationDone's answer, got %v", r)
 	}
@@ -268,17 +282,15 @@ func TestTransportResumesTheAttachStop(t *testing.T) {
 	if r := f.sessionReads(); r["command"] != "configurationDone" {
 		t.Fatalf("want configurationDone's answer, got %v", r)
 	}
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	cont := f.rdbgReads()
 	wantRequest(t, cont, "continue")
 	if cont["seq"].(float64) < ownSeqBase {
 		t.Fatalf("the continue must be the transport's own request: %v", cont)
 	}
 	f.answer(cont, nil)
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
-	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
-		t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
-	}
+	f.rdbgStops("breakpoint")
+	f.sessionSeesOnlyTheBreakpoint()
 }
 
 // rdbg before 1.6 attached to a running program (measured on 1.4.0):
@@ -289,7 +301,7 @@ func TestTransportResumesTheAttachStop(t *testing.T) {
 // of them: the program is continued past each.
 func TestTransportAbsorbsTheConnectionPausesBefore16(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0"), attach: true, resumeAttachStop: true})
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	f.send("attach", nil)
 	f.answer(f.rdbgReads(), nil)
 	if r := f.sessionReads(); r["command"] != "attach" {
@@ -298,16 +310,14 @@ func TestTransportAbsorbsTheConnectionPausesBefore16(t *testing.T) {
 	f.send("configurationDone", nil)
 	f.answer(f.rdbgReads(), nil)
 	f.sessionReads()
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	cont := f.rdbgReads()
 	wantRequest(t, cont, "continue")
 	f.answer(cont, nil)
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	wantRequest(t, f.rdbgReads(), "continue")
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
-	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
-		t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
-	}
+	f.rdbgStops("breakpoint")
+	f.sessionSeesOnlyTheBreakpoint()
 }
 
 // The same before 1.6 when both signals' traps run only after
@@ -319,24 +329,22 @@ func TestTransportAbsorbsLateSignalStopsBefore16(t *testing.T) {
 	f.send("configurationDone", nil)
 	f.answer(f.rdbgReads(), nil)
 	f.sessionReads()
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	cont := f.rdbgReads()
 	wantRequest(t, cont, "continue")
 	f.answer(cont, nil)
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
+	f.rdbgStops("pause")
 	wantRequest(t, f.rdbgReads(), "continue")
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "breakpoint", "threadId": 1}})
-	if ev := f.sessionReads(); ev["event"] != "stopped" || ev["body"].(map[string]any)["reason"] != "breakpoint" {
-		t.Fatalf("the session sees the breakpoint's stop only; got %v", ev)
-	}
+	f.rdbgStops("breakpoint")
+	f.sessionSeesOnlyTheBreakpoint()
 }
 
 // With stopOnEntry the session sees one stop for the attach: the one
 // after configurationDone.
 func TestTransportReportsOneAttachStopBefore16(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0"), attach: true})
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	f.send("attach", nil)
 	f.answer(f.rdbgReads(), nil)
 	f.sessionReads()
@@ -345,7 +353,7 @@ func TestTransportReportsOneAttachStopBefore16(t *testing.T) {
 	if r := f.sessionReads(); r["command"] != "configurationDone" {
 		t.Fatalf("want configurationDone's answer first, got %v", r)
 	}
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	if ev := f.sessionReads(); ev["event"] != "stopped" {
 		t.Fatalf("the stop after configurationDone reaches the session; got %v", ev)
 	}
@@ -391,7 +399,7 @@ func TestTransportKeepsAnAskedPause(t *testing.T) {
 	f.send("pause", map[string]any{"threadId": 1})
 	f.answer(f.rdbgReads(), nil)
 	f.sessionReads()
-	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": "pause", "threadId": 1}})
+	f.rdbgStops("pause")
 	if ev := f.sessionReads(); ev["event"] != "stopped" {
 		t.Fatalf("the asked-for pause reaches the session; got %v", ev)
 	}
