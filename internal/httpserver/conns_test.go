@@ -30,19 +30,7 @@ func serveBounded(t *testing.T, cfg httpserver.Config, idle time.Duration) strin
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &http.Server{Handler: h, IdleTimeout: idle, BaseContext: func(net.Listener) context.Context { return ctx }}
 	h.BoundConnections(hs)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = hs.Serve(ln)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		_ = hs.Shutdown(sctx)
-		<-done
-		srv.Close()
-	})
+	serveUntilCleanup(t, hs, ln, srv, cancel)
 	return ln.Addr().String()
 }
 

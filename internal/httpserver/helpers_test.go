@@ -28,6 +28,25 @@ type live struct {
 	cfg httpserver.Config
 }
 
+// serveUntilCleanup serves hs on ln until the test ends, then cancels its
+// requests' context, shuts it down and closes srv.
+func serveUntilCleanup(t testing.TB, hs *http.Server, ln net.Listener, srv *server.Server, cancel context.CancelFunc) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = hs.Serve(ln)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer scancel()
+		_ = hs.Shutdown(sctx)
+		<-done
+		srv.Close()
+	})
+}
+
 func startLive(t testing.TB, cfg httpserver.Config) *live {
 	t.Helper()
 	return startLiveServer(t, cfg, server.Options{})
@@ -45,19 +64,7 @@ func startLiveServer(t testing.TB, cfg httpserver.Config, opts server.Options) *
 	cfg.Addr = ln.Addr()
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &http.Server{Handler: httpserver.New(srv, cfg), BaseContext: func(net.Listener) context.Context { return ctx }}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = hs.Serve(ln)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		_ = hs.Shutdown(sctx)
-		<-done
-		srv.Close()
-	})
+	serveUntilCleanup(t, hs, ln, srv, cancel)
 	return &live{t: t, srv: srv, url: "http://" + ln.Addr().String(), cfg: cfg}
 }
 
