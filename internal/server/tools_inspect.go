@@ -139,7 +139,7 @@ type evaluateArgs struct {
 	SessionID  string `json:"sessionId"`
 	Expression string `json:"expression" jsonschema:"expression in the program's language"`
 	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame to evaluate in (default: the top frame of the current stop)"`
-	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover (default: the one that gives a plain value for this adapter)"`
+	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover (default: the one giving a plain value here)"`
 	Timeout    Int    `json:"timeout,omitempty" jsonschema:"milliseconds the evaluation may take before the debugger stops it (default 10000)"`
 }
 
@@ -172,7 +172,7 @@ type outputArgs struct {
 	SessionID string `json:"sessionId"`
 	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
-	Wait      Int    `json:"wait,omitempty" jsonschema:"ms to wait when nothing is new after since (default 0, max 30000), e.g. until a server says it listens"`
+	Wait      Int    `json:"wait,omitempty" jsonschema:"ms to wait when nothing is new after since (default 0, max 30000)"`
 	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 8000): later entries wait for the next call (hasMore, nextSince)"`
 }
 

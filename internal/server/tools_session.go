@@ -73,7 +73,7 @@ type languagesResult struct {
 }
 
 type languagesArgs struct {
-	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language and report in each entry's check whether it worked, its time, or the failure and its fix"`
+	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language; each entry's check says if it worked, its time, or the failure and fix"`
 	Timeout Int  `json:"timeout,omitempty" jsonschema:"with check: milliseconds each language's check may take (default 120000)"`
 }
 

@@ -11,7 +11,7 @@ import (
 type debugTestArgs struct {
 	Language       string `json:"language,omitempty" jsonschema:"python (pytest), go, rust (cargo test), ruby (minitest), javascript (node:test), java (JUnit: a test class's .java); not with sessionId"`
 	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's cwd)"`
-	Name           string `json:"name,omitempty" jsonschema:"only this test: test_name or Class::test_name, TestName, tests::name (a filter), ruby test_name, java method"`
+	Name           string `json:"name,omitempty" jsonschema:"only this test, as its runner prints it: test_name, Class::test_name, TestName/sub, tests::name, java method"`
 	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
 	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
 	Timeout        Int    `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
