@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"strings"
 	"testing"
@@ -88,12 +89,8 @@ func (d *ide) topFrame() dap.StackFrame {
 // agent's step; it cannot drive a read-only mirror.
 func TestMirrorReplaysTheStopAndFollows(t *testing.T) {
 	h := newHarness(t)
-	id := h.session()
+	id, ex := exposedAtAStop(t, h, nil)
 	prog := mockProgram(t, "basic.mock")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 12)
-
-	ex := h.ok("expose_session", map[string]any{"sessionId": id})
 	cfg := ex.obj("launchConfig")
 	if ex["readOnly"] != true || cfg.num("debugServer") != ex.num("port") || cfg.str("request") != "attach" {
 		t.Fatalf("expose_session: %v", ex)
@@ -161,11 +158,7 @@ func waitClosed(c *dapc.Client) <-chan struct{} {
 // nothing, even with allowControl.
 func TestMirrorRequiresItsToken(t *testing.T) {
 	h := newHarness(t)
-	id := h.session()
-	prog := mockProgram(t, "basic.mock")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 12)
-	ex := h.ok("expose_session", map[string]any{"sessionId": id, "allowControl": true})
+	id, ex := exposedAtAStop(t, h, map[string]any{"allowControl": true})
 	token := ex.obj("launchConfig").str(mirror.TokenField)
 	if token == "" {
 		t.Fatalf("the launch configuration carries no %s: %v", mirror.TokenField, ex)
@@ -295,4 +288,18 @@ func TestExposeEveryLanguageNamesAVSCodeType(t *testing.T) {
 			t.Errorf("language %s has no VSCodeType", lang.ID)
 		}
 	}
+}
+
+// exposedAtAStop starts basic.mock in a new mock session, stopped at its
+// breakpoint on line 12, and exposes the session (expose_session with
+// args besides sessionId).
+func exposedAtAStop(t *testing.T, h *harness, args map[string]any) (string, result) {
+	t.Helper()
+	id := h.session()
+	prog := mockProgram(t, "basic.mock")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 12)
+	expose := map[string]any{"sessionId": id}
+	maps.Copy(expose, args)
+	return id, h.ok("expose_session", expose)
 }

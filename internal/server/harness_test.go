@@ -89,6 +89,14 @@ type result map[string]any
 // structuredContent agree.
 func (h *harness) call(tool string, args map[string]any) (result, bool) {
 	h.t.Helper()
+	out, isErr, _ := h.callSize(tool, args)
+	return out, isErr
+}
+
+// callSize is call, and the answer's size in bytes as the client receives
+// it.
+func (h *harness) callSize(tool string, args map[string]any) (result, bool, int) {
+	h.t.Helper()
 	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		h.t.Fatalf("%s: %v", tool, err)
@@ -114,7 +122,7 @@ func (h *harness) call(tool string, args map[string]any) (result, bool) {
 			h.t.Fatalf("%s: the answer does not match the tool's output schema: %v\n%s", tool, err, text)
 		}
 	}
-	return out, res.IsError
+	return out, res.IsError, len(text)
 }
 
 // outputSchemas are the tools' output schemas as a client receives them,

@@ -1,30 +1,11 @@
 package server
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// callSize calls a tool and returns its answer with the answer's size in
-// bytes, as the client receives it.
-func (h *harness) callSize(tool string, args map[string]any) (result, bool, int) {
-	h.t.Helper()
-	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		h.t.Fatalf("%s: %v", tool, err)
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	var out result
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		h.t.Fatalf("%s: result is not JSON: %v", tool, err)
-	}
-	return out, res.IsError, len(text)
-}
 
 // get_source_context {linesContext: 1e9} on a 2M-line file answered the
 // whole file (150 MB, the server at 1.5 GB), and a minified script's one

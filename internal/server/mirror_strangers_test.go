@@ -16,11 +16,7 @@ import (
 // The IDE with the token still attaches.
 func TestMirrorBoundsStrangersBeforeItsToken(t *testing.T) {
 	h := newHarness(t)
-	id := h.session()
-	prog := mockProgram(t, "basic.mock")
-	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": 12})
-	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog}), "breakpoint", 12)
-	ex := h.ok("expose_session", map[string]any{"sessionId": id})
+	_, ex := exposedAtAStop(t, h, nil)
 	addr := fmt.Sprintf("127.0.0.1:%d", ex.num("port"))
 
 	const strangers, perStranger = 16, 8 << 20

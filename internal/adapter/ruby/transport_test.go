@@ -52,6 +52,23 @@ func newPipeRdbg(t *testing.T, opts transportOptions) *pipeRdbg {
 	return f
 }
 
+// configured sends configurationDone as the session does, answers it as
+// rdbg does, and lets the session read the answer.
+func (f *pipeRdbg) configured() {
+	f.send("configurationDone", nil)
+	f.answer(f.rdbgReads(), nil)
+	f.sessionReads()
+}
+
+// continuesOnItsOwn checks that the transport's next request to rdbg is a
+// continue, and answers it.
+func (f *pipeRdbg) continuesOnItsOwn(t *testing.T) {
+	t.Helper()
+	cont := f.rdbgReads()
+	wantRequest(t, cont, "continue")
+	f.answer(cont, nil)
+}
+
 // rdbgStops sends a stopped event for the main thread, as rdbg does.
 func (f *pipeRdbg) rdbgStops(reason string) {
 	f.rdbgSays(map[string]any{"type": "event", "event": "stopped", "body": map[string]any{"reason": reason, "threadId": 1}})
@@ -307,13 +324,9 @@ func TestTransportAbsorbsTheConnectionPausesBefore16(t *testing.T) {
 	if r := f.sessionReads(); r["command"] != "attach" {
 		t.Fatalf("the session's first message is attach's answer, not the connection's pause; got %v", r)
 	}
-	f.send("configurationDone", nil)
-	f.answer(f.rdbgReads(), nil)
-	f.sessionReads()
+	f.configured()
 	f.rdbgStops("pause")
-	cont := f.rdbgReads()
-	wantRequest(t, cont, "continue")
-	f.answer(cont, nil)
+	f.continuesOnItsOwn(t)
 	f.rdbgStops("pause")
 	wantRequest(t, f.rdbgReads(), "continue")
 	f.rdbgStops("breakpoint")
@@ -326,13 +339,9 @@ func TestTransportAbsorbsTheConnectionPausesBefore16(t *testing.T) {
 // second is continued again; the session sees neither.
 func TestTransportAbsorbsLateSignalStopsBefore16(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.4.0"), attach: true, resumeAttachStop: true})
-	f.send("configurationDone", nil)
-	f.answer(f.rdbgReads(), nil)
-	f.sessionReads()
+	f.configured()
 	f.rdbgStops("pause")
-	cont := f.rdbgReads()
-	wantRequest(t, cont, "continue")
-	f.answer(cont, nil)
+	f.continuesOnItsOwn(t)
 	f.rdbgStops("pause")
 	f.rdbgStops("pause")
 	wantRequest(t, f.rdbgReads(), "continue")
@@ -393,9 +402,7 @@ func TestTransportSkipsABreakpointRemovedWhileRunningBefore15(t *testing.T) {
 // A pause the session asks for is its own, even as the first stop.
 func TestTransportKeepsAnAskedPause(t *testing.T) {
 	f := newPipeRdbg(t, transportOptions{dialect: dialectOf("1.6.3"), resumeAttachStop: true})
-	f.send("configurationDone", nil)
-	f.answer(f.rdbgReads(), nil)
-	f.sessionReads()
+	f.configured()
 	f.send("pause", map[string]any{"threadId": 1})
 	f.answer(f.rdbgReads(), nil)
 	f.sessionReads()
