@@ -67,6 +67,11 @@ type bp struct {
 	// bound: the source of the method a method breakpoint was first set
 	// in (its line is actual).
 	bound *godap.Source
+	// moved: the requests are at the next line with code of a method
+	// that spans the line, which is only a stand-in until a class with
+	// code on the line itself loads (an enum constant's body, an
+	// anonymous class: docs/adapter-quirks.md, jvm-10).
+	moved bool
 }
 
 func newBreakpoints(s *server) *breakpoints {
@@ -316,7 +321,16 @@ func (b *breakpoints) resolveLine(ctx context.Context, p *bp, t jdwp.ReferenceTy
 			}
 		}
 	}
-	if len(locs) == 0 && next > 0 {
+	b.mu.Lock()
+	verified, moved := p.verified, p.moved
+	b.mu.Unlock()
+	switch {
+	case len(locs) > 0 && moved:
+		b.drop(ctx, p)
+	case len(locs) == 0 && next > 0 && verified:
+		// Set already, on the line or at a stand-in of another class.
+		return
+	case len(locs) == 0 && next > 0:
 		locs, actual = []jdwp.Location{nextLoc}, next
 	}
 	if len(locs) == 0 {
@@ -327,6 +341,9 @@ func (b *breakpoints) resolveLine(ctx context.Context, p *bp, t jdwp.ReferenceTy
 		b.mu.Unlock()
 		return
 	}
+	b.mu.Lock()
+	p.moved = actual != p.line
+	b.mu.Unlock()
 	b.setRequests(ctx, p, locs, actual)
 }
 
@@ -346,14 +363,14 @@ func (b *breakpoints) setRequests(ctx context.Context, p *bp, locs []jdwp.Locati
 		b.mu.Unlock()
 	}
 	b.mu.Lock()
-	was := p.verified
+	was, wasLine := p.verified, p.actual
 	p.verified = len(p.reqs) > 0
 	if actual > 0 {
 		p.actual = actual
 	}
-	now := p.verified
+	now, line := p.verified, p.actual
 	b.mu.Unlock()
-	if now && !was && p != b.entry {
+	if now && (!was || line != wasLine) && p != b.entry {
 		b.s.Event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: b.describe(p)})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +17,8 @@ import (
 )
 
 // The evaluator understands a small part of Java: local variables and
-// fields (this implied), field chains, array indexing and .length,
+// fields (this implied), field chains, static fields and methods of
+// classes (statics.go), array indexing and .length,
 // literals (numbers, strings, chars, true, false, null), arithmetic,
 // comparisons, && || !, parentheses, and calls of methods by argument
 // count through JDWP's InvokeMethod on the stopped thread. Anything else
@@ -38,7 +40,7 @@ type frameCtx struct {
 // node is a parsed expression: evaluating it yields a value.
 type node func(fc *frameCtx) (jdwp.Value, error)
 
-var errUnsupported = errors.New("supported: locals, fields (a.b.c), array[i] and .length, literals, + - * / %, comparisons, instanceof, && || !, and method calls like list.size() or s.charAt(0)")
+var errUnsupported = errors.New("supported: locals, fields (a.b.c), array[i] and .length, literals, + - * / %, comparisons, instanceof, && || !, method calls like list.size() or s.charAt(0), and statics like Math.max(a, b) or Integer.MAX_VALUE")
 
 func (s *server) evaluate(ctx context.Context, req *request) (any, error) {
 	var args struct {
@@ -118,7 +120,13 @@ func (s *server) evalAt(ctx context.Context, thread jdwp.ObjectID, frame int, ex
 	return fc.eval(expr)
 }
 
-// interpolate fills a log message's {expression} parts.
+// quotedSpec ends a log message's {expression,q}: the value as evaluate
+// shows a string (quoted, escaped) and on one line whatever it holds, the
+// form tracepoints collect in. No Java expression ends in ",q".
+// docs/adapter-quirks.md, jvm-9.
+const quotedSpec = ",q"
+
+// interpolate fills a log message's {expression} and {expression,q} parts.
 func (s *server) interpolate(ctx context.Context, thread jdwp.ObjectID, msg string) string {
 	fc, err := s.topFrame(ctx, thread, 0)
 	if err != nil {
@@ -136,9 +144,15 @@ func (s *server) interpolate(ctx context.Context, thread jdwp.ObjectID, msg stri
 		}
 		b.WriteString(msg[:open])
 		expr := msg[open+1 : open+end]
-		if v, err := fc.eval(expr); err != nil {
+		expr, quoted := strings.CutSuffix(expr, quotedSpec)
+		switch v, err := fc.eval(expr); {
+		case err != nil && quoted:
+			b.WriteString(oneLine("<" + err.Error() + ">"))
+		case err != nil:
 			b.WriteString("<" + err.Error() + ">")
-		} else {
+		case quoted:
+			b.WriteString(fc.quotedText(v))
+		default:
 			b.WriteString(fc.text(v))
 		}
 		msg = msg[open+end+1:]
@@ -185,6 +199,35 @@ func (fc *frameCtx) text(v jdwp.Value) string {
 		}
 	}
 	return fc.s.shortText(fc.ctx, v)
+}
+
+// quotedText is a value on one line: a string quoted as evaluate shows
+// it, anything else as text shows it with its control characters escaped.
+func (fc *frameCtx) quotedText(v jdwp.Value) string {
+	if v.Tag == jdwp.TagString && v.Object != 0 {
+		if s, err := fc.s.stringValue(fc.ctx, v.Object); err == nil {
+			return strconv.Quote(s)
+		}
+	}
+	return oneLine(fc.text(v))
+}
+
+// oneLine escapes the control characters of a text (a toString with
+// newlines, a separator byte), Go-style, leaving the rest as it is.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // lookup resolves a bare name: a local, a field of this, a static field
@@ -312,17 +355,7 @@ func (fc *frameCtx) call(obj *jdwp.Value, name string, args []jdwp.Value) (jdwp.
 	if err != nil {
 		return jdwp.Value{}, err
 	}
-	fc.s.invokeMu.Lock()
-	fc.s.invokeGen.Add(1)
-	res, err := fc.s.vm.InvokeStatic(fc.ctx, decl, fc.thread, m.ID, args, jdwp.InvokeSingleThreaded)
-	fc.s.invokeMu.Unlock()
-	if err != nil {
-		return jdwp.Value{}, fmt.Errorf("call %s(): %w", name, err)
-	}
-	if res.Exception.Object != 0 {
-		return jdwp.Value{}, fmt.Errorf("%s() threw %s", name, fc.s.exceptionSummary(fc.ctx, fc.thread, res.Exception.Object))
-	}
-	return res.Value, nil
+	return fc.invokeStatic(decl, m, args)
 }
 
 func (fc *frameCtx) index(arr, idx jdwp.Value) (jdwp.Value, error) {
@@ -758,9 +791,16 @@ func evalArgs(fc *frameCtx, args []node) ([]jdwp.Value, error) {
 }
 
 func (p *parser) postfix() (node, error) {
+	start := p.pos
 	n, err := p.primary()
 	if err != nil {
 		return nil, err
+	}
+	// chain is the dotted name read so far while there is one: it may
+	// name a class (statics.go).
+	var chain []string
+	if p.pos == start+1 && p.toks[start].kind == tIdent {
+		chain = []string{p.toks[start].text}
 	}
 	for {
 		switch {
@@ -775,8 +815,17 @@ func (p *parser) postfix() (node, error) {
 				if err != nil {
 					return nil, err
 				}
+				names := chain
+				chain = nil
 				n = func(fc *frameCtx) (jdwp.Value, error) {
-					o, err := obj(fc)
+					var o jdwp.Value
+					var class jdwp.ReferenceTypeID
+					var err error
+					if names != nil {
+						o, class, err = fc.qualified(names)
+					} else {
+						o, err = obj(fc)
+					}
 					if err != nil {
 						return o, err
 					}
@@ -784,7 +833,22 @@ func (p *parser) postfix() (node, error) {
 					if err != nil {
 						return jdwp.Value{}, err
 					}
+					if class != 0 {
+						return fc.callStatic(class, t.text, vals)
+					}
 					return fc.call(&o, t.text, vals)
+				}
+				continue
+			}
+			if chain != nil {
+				chain = append(chain, t.text)
+				names := slices.Clone(chain)
+				n = func(fc *frameCtx) (jdwp.Value, error) {
+					v, class, err := fc.qualified(names)
+					if err == nil && class != 0 {
+						return v, fmt.Errorf("%s %w", strings.Join(names, "."), errClassValue)
+					}
+					return v, err
 				}
 				continue
 			}
@@ -796,6 +860,7 @@ func (p *parser) postfix() (node, error) {
 				return fc.field(o, t.text)
 			}
 		case p.accept("["):
+			chain = nil
 			idx, err := p.expr()
 			if err != nil {
 				return nil, err

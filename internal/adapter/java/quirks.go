@@ -4,7 +4,7 @@ import "github.com/mcp-debugger/mcp-debugger/internal/adapter"
 
 // quirks: frames of the JDK have no source here; an exception stop is
 // shown at the first frame of the program's own code.
-// docs/adapter-quirks.md: jvm-2, jvm-4.
+// docs/adapter-quirks.md: jvm-2, jvm-4, jvm-9.
 func quirks() adapter.Quirks {
 	return adapter.Quirks{
 		EvaluateContext: "repl",
@@ -12,5 +12,9 @@ func quirks() adapter.Quirks {
 		InternalFrame: func(name, path string) bool {
 			return path == "" || isJDKClass(name)
 		},
+		// A logpoint's {x} is x as string concatenation shows it: a
+		// string without quotes, a newline in it breaking the line the
+		// session reads a tracepoint's values from. {x,q} is one line.
+		LogpointExpression: func(expression string) string { return expression + quotedSpec },
 	}
 }
