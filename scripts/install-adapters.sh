@@ -155,6 +155,8 @@ for lang in "${want[@]}"; do
       current_if_packaged --no-install-recommends kotlin has_command kotlinc
       # debug_test's JUnit console launcher.
       current_if_packaged --no-install-recommends junit5 test -f /usr/share/java/junit-platform-console-standalone.jar
+      # JUnit 4's JUnitCore, for tests built without Maven or Gradle.
+      current_if_packaged --no-install-recommends junit4 test -f /usr/share/java/junit4.jar
       ;;
     browser)
       current_if_packaged chromium has_command chromium

@@ -183,6 +183,14 @@ type TestRequest struct {
 	Path           string
 	Name           string
 	ExecutablePath string
+	// Runner is the runner the agent chose ("unittest"); empty lets the
+	// adapter pick the one the project uses. A plan of another runner is
+	// refused by the engine.
+	Runner string
+	// Cwd, when set, is the tests' working directory (absolute), over the
+	// plan's; Env is added over the plan's.
+	Cwd string
+	Env map[string]string
 }
 
 // TestPlan is a launch that runs tests, and how to read a failure.

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,4 +117,70 @@ func wantNoRunnerInternals(t *testing.T, res result) {
 			t.Errorf("the answer shows pytest's %s: %s", internal, raw)
 		}
 	}
+}
+
+// unittestProject copies testdata/python/unittestproject, a unittest
+// suite whose tests import their package from the project's root.
+func unittestProject(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "project")
+	if err := os.CopyFS(dir, os.DirFS(pythonProgram(t, "unittestproject"))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// A unittest suite runs with unittest from the project's root, where its
+// tests import the package, whether the interpreter has pytest (it is not
+// the project's runner) or not (the project's venv has none): the stop is
+// the failing assertion, named as unittest names the test.
+func TestPythonDebugTestRunsAUnittestSuiteFromTheProjectRoot(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	for _, venv := range []bool{false, true} {
+		t.Run(fmt.Sprintf("venv=%v", venv), func(t *testing.T) {
+			project := unittestProject(t)
+			if venv {
+				makeVenv(t, testenv.RequireTool(t, "apt-get install -y python3", "python3"), filepath.Join(project, ".venv"), nil)
+			}
+			h := newHarness(t)
+			file := filepath.Join(project, "tests", "test_area.py")
+			res := h.ok("debug_test", map[string]any{"language": "python", "path": file})
+			test := res.obj("test")
+			if test["failed"] != true || test.str("name") != "test_area.AreaTest.test_square" || test.str("runner") != "unittest" {
+				t.Fatalf("debug_test runs unittest and names the failing test: %v\noutput: %s", test, res.outputText("output"))
+			}
+			if m := test.str("message"); !strings.Contains(m, "12 != 9 : square of three") {
+				t.Errorf("the assertion's message: %q", m)
+			}
+			wantStop(t, res, "exception", 13)
+			if l := res.vars("locals"); l["got"] != "12" || l["side"] != "3" {
+				t.Errorf("the test's locals: %v", l)
+			}
+			passing := h.ok("debug_test", map[string]any{"language": "python", "path": file, "name": "test_rectangle"}).obj("test")
+			if passing["passed"] != true || passing["failed"] == true {
+				t.Errorf("the passing test alone passes: %v", passing)
+			}
+		})
+	}
+}
+
+// The runner, the working directory and the environment can be chosen:
+// pytest runs the unittest suite when asked, and the test sees the env.
+func TestPythonDebugTestTakesRunnerCwdAndEnv(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	project := unittestProject(t)
+	h := newHarness(t)
+	python := pythonWithPytest(t)
+	res := h.ok("debug_test", map[string]any{"language": "python", "path": filepath.Join(project, "tests"), "runner": "pytest",
+		"executablePath": python, "cwd": project, "env": map[string]string{"SHAPES_MODE": "strict"}})
+	test := res.obj("test")
+	if test["failed"] != true || test.str("runner") != "pytest" || !strings.HasSuffix(test.str("name"), "AreaTest::test_square") {
+		t.Fatalf("pytest runs the suite from cwd: %v\noutput: %s", test, res.outputText("output"))
+	}
+	wantStop(t, res, "exception", 13)
+	id := res.str("sessionId")
+	if ev := h.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": `__import__("os").environ.get("SHAPES_MODE")`}); ev.str("result") != "'strict'" {
+		t.Errorf("the test sees env: %v", ev)
+	}
+	h.fail("debug_test", map[string]any{"language": "python", "path": project, "runner": "nose"}, "pytest or unittest")
 }

@@ -274,3 +274,48 @@ func TestJavaMavenClassFileRunsWithTheProjectsDependencies(t *testing.T) {
 		t.Errorf("runtime: %q", rt)
 	}
 }
+
+// junit4Jar is where Debian's junit4 package puts JUnit 4.
+const junit4Jar = "/usr/share/java/junit4.jar"
+
+// A JUnit 4 project built with javac alone (testdata/java/plainjunit:
+// build/classes, build/test-classes, no build tool) runs with JUnitCore
+// and stops at the failing assertion, in the test's frame.
+func TestJavaDebugTestRunsJUnit4FromPlainBuildDirectories(t *testing.T) {
+	javac := testenv.RequireTool(t, "apt-get install -y openjdk-17-jdk-headless", "javac")
+	testenv.RequireAdapter(t, "java")
+	if _, err := os.Stat(junit4Jar); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("apt-get install -y junit4")
+		}
+		t.Skip("no JUnit 4: apt-get install -y junit4")
+	}
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(javaSource(t, "plainjunit"))); err != nil {
+		t.Fatal(err)
+	}
+	classes, testClasses := filepath.Join(root, "build", "classes"), filepath.Join(root, "build", "test-classes")
+	runTool(t, javac, "-g", "-d", classes, filepath.Join(root, "src/com/example/calc/Prices.java"))
+	runTool(t, javac, "-g", "-d", testClasses, "-cp", classes+":"+junit4Jar, filepath.Join(root, "test/com/example/calc/PricesTest.java"))
+
+	h := newHarness(t)
+	file := filepath.Join(root, "test/com/example/calc/PricesTest.java")
+	res := h.ok("debug_test", map[string]any{"language": "java", "path": file})
+	test := res.obj("test")
+	if test["failed"] != true || !strings.Contains(test.str("name"), "addsTenPercent") {
+		t.Fatalf("debug_test reports the failing test: %v\noutput: %s", test, res.outputText("output"))
+	}
+	if m := test.str("message"); !strings.Contains(m, "ten percent on 100 expected:<110> but was:<120>") {
+		t.Errorf("the assertion's message: %q", m)
+	}
+	wantStop(t, res, "exception", 11)
+	if !strings.HasSuffix(res.obj("location").str("file"), "PricesTest.java") {
+		t.Errorf("the stop shows the test's frame: %v", res["location"])
+	}
+	if l := res.vars("locals"); l["taxed"] != "120" {
+		t.Errorf("the test's locals: %v", l)
+	}
+	if rt := test.str("runtime"); !strings.Contains(rt, "JUnitCore") || !strings.Contains(rt, "build/test-classes") {
+		t.Errorf("test.runtime names JUnitCore and the class path: %q", rt)
+	}
+}

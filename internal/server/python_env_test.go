@@ -124,8 +124,9 @@ func TestPythonDebugTestRunsTheProjectVenvPytest(t *testing.T) {
 	if l := res.vars("locals"); l["said"] != "'hello, pytest'" {
 		t.Errorf("the test's locals: %v", l)
 	}
-	venvPython := filepath.Join(project, ".venv", "bin", "python")
-	if rt := test.str("runtime"); !strings.HasPrefix(rt, "python: "+venvPython+" (project venv, ") {
+	// The tests run from the project's root: the runtime line names the
+	// venv's interpreter relative to it.
+	if rt := test.str("runtime"); !strings.HasPrefix(rt, "python: .venv/bin/python (project venv, ") {
 		t.Errorf("test.runtime names the venv's interpreter: %q", rt)
 	}
 }

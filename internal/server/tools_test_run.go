@@ -9,13 +9,16 @@ import (
 )
 
 type debugTestArgs struct {
-	Language       string `json:"language,omitempty" jsonschema:"python (pytest), go, rust (cargo test), ruby (minitest), javascript (node:test), java (JUnit: a test class's .java); not with sessionId"`
-	Path           string `json:"path" jsonschema:"test file or directory (absolute, or relative to the server's cwd)"`
-	Name           string `json:"name,omitempty" jsonschema:"only this test, as its runner prints it: test_name, Class::test_name, TestName/sub, tests::name, java method"`
-	SessionID      string `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
-	ExecutablePath string `json:"executablePath,omitempty" jsonschema:"interpreter or runtime to run the tests with"`
-	Timeout        Int    `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
-	Record         bool   `json:"record,omitempty" jsonschema:"record it first (report, recordingId), then stop before the failure's raise"`
+	Language       string            `json:"language,omitempty" jsonschema:"python, go, rust, ruby, javascript, java (a JUnit class's .java); not with sessionId"`
+	Path           string            `json:"path" jsonschema:"test file or directory"`
+	Name           string            `json:"name,omitempty" jsonschema:"only this test, as its runner names it (java: method)"`
+	SessionID      string            `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
+	ExecutablePath string            `json:"executablePath,omitempty" jsonschema:"interpreter or runtime"`
+	Runner         string            `json:"runner,omitempty" jsonschema:"python: pytest or unittest (default: the project's)"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the project's root)"`
+	Env            map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
+	Timeout        Int               `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
+	Record         bool              `json:"record,omitempty" jsonschema:"record it first (report, recordingId), then stop before the failure's raise"`
 	shapeArgs
 }
 
@@ -81,7 +84,10 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	if timeout == 0 {
 		timeout = defaultTestTimeout
 	}
-	req := adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath)}
+	req := adapter.TestRequest{Path: s.absPath(a.Path), Name: a.Name, ExecutablePath: s.absExecutable(a.ExecutablePath), Runner: a.Runner, Env: a.Env}
+	if a.Cwd != "" {
+		req.Cwd = s.absPath(a.Cwd)
+	}
 	wait := session.WaitOptions{Wait: true, Timeout: millis(timeout)}
 	if a.Record {
 		res, err := s.debugTestRecorded(ctx, sess, a, req, wait)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -115,6 +116,9 @@ func (s *Session) launchTest(ctx context.Context, req adapter.TestRequest, wait 
 		}
 		return nil, nil, &Error{Msg: fmt.Sprintf("cannot run the tests in %s: %v", req.Path, err), Hint: "pass the path of a test file or directory", Err: err}
 	}
+	if err := applyRequest(plan, req); err != nil {
+		return nil, nil, err
+	}
 	for _, fn := range plan.FunctionBreakpoints {
 		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true}); err != nil {
 			return nil, nil, err
@@ -125,6 +129,27 @@ func (s *Session) launchTest(ctx context.Context, req adapter.TestRequest, wait 
 		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason, BreakOnExceptions: plan.BreakOnExceptions,
 	}, wait)
 	return plan, started, err
+}
+
+// applyRequest puts the agent's cwd and env over the plan's, and refuses
+// a plan whose runner is not the one the agent chose (an adapter that
+// knows one runner ignores the choice).
+func applyRequest(plan *adapter.TestPlan, req adapter.TestRequest) error {
+	if req.Runner != "" && !strings.EqualFold(req.Runner, plan.Runner) {
+		return errorf("leave runner out to use "+plan.Runner, "runner %q cannot run these tests here: they run with %s", req.Runner, plan.Runner)
+	}
+	if req.Cwd != "" {
+		plan.Cwd = req.Cwd
+	}
+	if len(req.Env) > 0 {
+		env := maps.Clone(plan.Env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		maps.Copy(env, req.Env)
+		plan.Env = env
+	}
+	return nil
 }
 
 // saidOnce is the snapshot a failed test's answer shows: the test's

@@ -30,8 +30,12 @@ var junitCatchers = []string{"org.junit.", "junit.framework."}
 // source file under src/test/java) with the JUnit console launcher, from
 // the project's built test classes, classes and dependency jars; a failed
 // assertion stops where it is thrown and the answer shows the test's
-// frame.
+// frame. A test outside any such project runs from plain build
+// directories (plainTestPlan).
 func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter.TestPlan, error) {
+	if isJavaSource(req.Path) && findProject(filepath.Dir(req.Path)) == nil {
+		return plainTestPlan(req)
+	}
 	p, class, err := builtTestClass(req.Path)
 	if err != nil {
 		return nil, err
@@ -67,11 +71,16 @@ func (a *Adapter) TestPlan(_ context.Context, req adapter.TestRequest) (*adapter
 	}, nil
 }
 
+// isJavaSource reports whether path names a Java or Kotlin source file.
+func isJavaSource(path string) bool {
+	return strings.HasSuffix(path, ".java") || strings.HasSuffix(path, ".kt")
+}
+
 // builtTestClass finds the project of a test class's source file and the
 // class it declares, whose build must be up to date: the agent builds, we
 // debug.
 func builtTestClass(path string) (*project, string, error) {
-	if !strings.HasSuffix(path, ".java") && !strings.HasSuffix(path, ".kt") {
+	if !isJavaSource(path) {
 		return nil, "", errors.New("give the source file of a JUnit test class (src/test/java/…/FooTest.java)")
 	}
 	p := findProject(filepath.Dir(path))

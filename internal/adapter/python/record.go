@@ -96,6 +96,10 @@ func (a *Adapter) recordRun(ctx context.Context, cfg adapter.RecordConfig) (*rec
 		if err != nil {
 			return nil, err
 		}
+		if plan.Runner != runnerPytest {
+			// The recorder reads each test's outcome through pytest's hooks.
+			return nil, fmt.Errorf("recording runs Python tests with pytest, and these run with %s: pass runner pytest (it runs unittest suites too) or debug_test without record", plan.Runner)
+		}
 		run.target, run.args, run.runner, explicit = cfg.Test.Path, plan.Args, plan.Runner, plan.ExecutablePath
 		if run.cwd == "" {
 			run.cwd = plan.Cwd

@@ -17,8 +17,10 @@ import (
 // pytestProbeTimeout bounds one "can this interpreter import pytest" check.
 const pytestProbeTimeout = 10 * time.Second
 
-// TestPlan runs pytest under debugpy. A failed assertion is caught by
-// pytest, so it is no uncaught exception: the run uses debugpy's
+// TestPlan runs the project's tests under debugpy, with pytest or
+// unittest (testRunner), from the project's root so that the tests import
+// its packages as its own runs do. A failed assertion is caught by the
+// runner, so it is no uncaught exception: the run uses debugpy's
 // userUnhandled filter, which stops where an exception leaves the user's
 // code (justMyCode) for a library's — the test function's assert line.
 func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapter.TestPlan, error) {
@@ -28,7 +30,19 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	} else if !st.IsDir() {
 		dir = filepath.Dir(req.Path)
 	}
-	python, err := a.pytestInterpreter(ctx, search{explicit: req.ExecutablePath, script: req.Path, dir: dir})
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = projectRoot(dir)
+	}
+	s := search{explicit: req.ExecutablePath, script: req.Path, dir: cwd, env: req.Env}
+	runner, err := a.testRunner(ctx, req, dir, cwd, s)
+	if err != nil {
+		return nil, err
+	}
+	if runner == runnerUnittest {
+		return a.unittestPlan(ctx, req, dir, cwd, s), nil
+	}
+	python, err := a.pytestInterpreter(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -37,12 +51,13 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		target += "::" + req.Name
 	}
 	return &adapter.TestPlan{
-		Runner:  "pytest",
+		Runner:  runnerPytest,
 		Program: req.Path,
 		// -x: the first failure is the one to look at; no cache files
 		// left in the user's project.
 		Args:               []string{target, "-x", "-q", "-p", "no:cacheprovider"},
-		Cwd:                dir,
+		Cwd:                cwd,
+		Env:                req.Env,
 		Extra:              map[string]any{"module": "pytest"},
 		ExecutablePath:     python.path,
 		ExecutableReason:   python.origin,
@@ -55,7 +70,7 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 		HiddenLocal: func(name string) bool { return strings.HasPrefix(name, "@py_") },
 		NothingRan:  pytestRanNothing,
 		TestNames: func(ctx context.Context) ([]string, error) {
-			return pytestCollect(ctx, python.path, dir, req.Path)
+			return pytestCollect(ctx, python.path, cwd, req.Path)
 		},
 	}, nil
 }
