@@ -162,6 +162,16 @@ type ProgramNamer interface {
 	NamesProgram(program string) bool
 }
 
+// LaunchArgsNamer is implemented by adapters that launch a program the
+// launch arguments name, with no file to give (debugpy's "module", a JVM's
+// "mainClass").
+type LaunchArgsNamer interface {
+	// ProgramInLaunchArgs names the program the launch arguments give, as
+	// a message may show it ("-m unittest", "com.example.App"); "" when
+	// they give none.
+	ProgramInLaunchArgs(args map[string]any) string
+}
+
 // FunctionNameAdvisor is implemented by adapters whose debugger may bind
 // a function breakpoint's name to another function than the one the agent
 // likely means (a bare name).

@@ -184,8 +184,8 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	if err != nil {
 		return nil, err
 	}
-	if a.ScriptPath == "" && a.StopAt == nil {
-		return nil, userError("pass scriptPath, the program to debug", "scriptPath is required")
+	if a.ScriptPath == "" && a.StopAt == nil && sess.ProgramInLaunchArgs(a.AdapterLaunchConfig, a.DapLaunchArgs) == "" {
+		return nil, userError("pass scriptPath, the program to debug (or name it in dapLaunchArgs: a Python module, a Java mainClass)", "scriptPath is required")
 	}
 	breakOn, err := breakMode(a.BreakOnExceptions)
 	if err != nil {
@@ -207,7 +207,7 @@ func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, 
 	}
 	delete(extra, "stopOnEntry")
 	spec := session.LaunchSpec{
-		Program:           s.absPath(a.ScriptPath),
+		Program:           s.programPath(a.ScriptPath),
 		Args:              a.Args,
 		Env:               a.Env,
 		StopOnEntry:       stopOnEntry,

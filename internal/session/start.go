@@ -130,7 +130,7 @@ func (s *Session) beginStartLocked() error {
 // Start launches a program and, when wait.Wait, waits for its first stop or
 // its end.
 func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) (*StartResult, error) {
-	if err := s.checkProgram(spec.Program); err != nil {
+	if err := s.checkProgram(spec); err != nil {
 		return nil, err
 	}
 	if err := refuseMarkOverride(spec.DapLaunchArgs); err != nil {
@@ -192,8 +192,13 @@ func refuseMarkOverride(launchArgs map[string]any) error {
 }
 
 // checkProgram refuses a program that is no file, unless the adapter
-// takes it as a name (adapter.ProgramNamer).
-func (s *Session) checkProgram(program string) error {
+// takes it as a name (adapter.ProgramNamer) or the launch arguments name
+// the program instead (adapter.LaunchArgsNamer).
+func (s *Session) checkProgram(spec LaunchSpec) error {
+	program := spec.Program
+	if program == "" && s.ProgramInLaunchArgs(spec.DapLaunchArgs) != "" {
+		return nil
+	}
 	if _, err := os.Stat(program); err == nil {
 		return nil
 	}
@@ -255,7 +260,7 @@ func (s *Session) resolveStdin(spec *LaunchSpec) error {
 
 // PlanLaunch returns what Start would run and send, starting nothing.
 func (s *Session) PlanLaunch(ctx context.Context, spec LaunchSpec) (*adapter.Connection, error) {
-	if err := s.checkProgram(spec.Program); err != nil {
+	if err := s.checkProgram(spec); err != nil {
 		return nil, err
 	}
 	cfg := s.launchConfig(spec)

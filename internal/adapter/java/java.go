@@ -191,6 +191,14 @@ func (a *Adapter) version(ctx context.Context, java string) string {
 // main class to run ("com.example.App" given as scriptPath).
 func (*Adapter) NamesProgram(program string) bool { return namesClass(program) }
 
+// ProgramInLaunchArgs names the main class a launch runs ("mainClass",
+// found on "classPaths" or the project's build output), which needs no
+// program file.
+func (*Adapter) ProgramInLaunchArgs(args map[string]any) string {
+	name, _ := args["mainClass"].(string)
+	return name
+}
+
 // Attach serves DAP in process; the attach request connects to host:port.
 func (a *Adapter) Attach(ctx context.Context, cfg adapter.AttachConfig) (*adapter.Connection, error) {
 	if err := ctx.Err(); err != nil {

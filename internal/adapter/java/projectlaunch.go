@@ -23,7 +23,7 @@ const classPathOriginArg = "classPathOrigin"
 // it made.
 func projectLaunch(ctx context.Context, javaPath, program, cwd string, args map[string]any, dryRun bool) (*project, func(), error) {
 	start := filepath.Dir(program)
-	if namesClass(program) && cwd != "" {
+	if (program == "" || namesClass(program)) && cwd != "" {
 		start = cwd
 	}
 	p := findProject(start)

@@ -33,7 +33,9 @@ func (a *Adapter) launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 	}
 	cwd := cfg.Cwd
 	if cwd == "" {
-		cwd = filepath.Dir(cfg.Program)
+		// A module launch (no program) runs where the server runs, as
+		// python -m does in a shell.
+		cwd, _ = filepath.Abs(filepath.Dir(cfg.Program))
 	}
 	s := search{explicit: cfg.ExecutablePath, script: cfg.Program, dir: cwd, env: cfg.Env}
 

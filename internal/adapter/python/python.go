@@ -158,3 +158,12 @@ func hasAptGet() bool {
 	_, err := os.Stat("/usr/bin/apt-get")
 	return err == nil
 }
+
+// ProgramInLaunchArgs names the module a launch runs ("module":
+// "unittest", as python -m unittest), which needs no program file.
+func (*Adapter) ProgramInLaunchArgs(args map[string]any) string {
+	if m, _ := args["module"].(string); m != "" {
+		return "-m " + m
+	}
+	return ""
+}
