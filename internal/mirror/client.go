@@ -210,22 +210,31 @@ func (c *client) threads(ctx context.Context, _ *request) (any, error) {
 	return godap.ThreadsResponseBody{Threads: threads}, nil
 }
 
+// maxMirrorFrames bounds one stackTrace answer to an IDE; an IDE that
+// asks for more (or for all, levels 0) pages on with startFrame, as DAP
+// has it, told the depth by totalFrames.
+const maxMirrorFrames = 200
+
 func (c *client) stackTrace(ctx context.Context, req *request) (any, error) {
 	var args godap.StackTraceArguments
 	_ = req.Args(&args)
-	frames, err := c.m.sess.StackTrace(ctx, args.ThreadId, args.Levels, true)
+	levels := args.Levels
+	if levels <= 0 || levels > maxMirrorFrames {
+		levels = maxMirrorFrames
+	}
+	page, err := c.m.sess.StackPage(ctx, session.StackRequest{ThreadID: args.ThreadId, StartFrame: max(args.StartFrame, 0), Levels: levels, IncludeInternals: true})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]godap.StackFrame, 0, len(frames))
-	for _, f := range frames {
+	out := make([]godap.StackFrame, 0, len(page.Frames))
+	for _, f := range page.Frames {
 		fr := godap.StackFrame{Id: f.ID, Name: f.Name, Line: f.Line, Column: max(f.Column, 1)}
 		if f.File != "" {
 			fr.Source = &godap.Source{Name: filepath.Base(f.File), Path: f.File}
 		}
 		out = append(out, fr)
 	}
-	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(out)}, nil
+	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: max(page.Total, max(args.StartFrame, 0)+len(out))}, nil
 }
 
 func (c *client) scopes(ctx context.Context, req *request) (any, error) {

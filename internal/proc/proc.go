@@ -7,21 +7,29 @@
 package proc
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
 // killGrace is how long a process group gets between SIGTERM and SIGKILL.
 const killGrace = 300 * time.Millisecond
 
+// pidReportWait bounds the wait for a reaper to report its command's pid.
+const pidReportWait = 10 * time.Second
+
 // Process is a started child process.
 type Process struct {
 	cmd  *exec.Cmd
+	pid  int // the command's; cmd.Process is its reaper where it has one
 	done chan struct{}
 
 	mu       sync.Mutex
@@ -32,8 +40,10 @@ type Process struct {
 // platform is one operating system's side of a process's lifetime.
 type platform interface {
 	// prepare readies cmd, before it starts, to run in a process group of
-	// its own and to die with the server.
-	prepare(cmd *exec.Cmd)
+	// its own and to die with the server. Where it puts the command under
+	// a reaper (reaper_linux.go), it returns the pipe on which the reaper
+	// reports the command's pid.
+	prepare(cmd *exec.Cmd) (report *os.File)
 	// adopt takes in a process that has just started; an error means it
 	// could not be tied to the server and must not run.
 	adopt(p *Process) error
@@ -54,7 +64,7 @@ var (
 // and the platform sees to it that they die too when the server dies
 // without cleaning up.
 func Start(cmd *exec.Cmd) (*Process, error) {
-	host.prepare(cmd)
+	report := host.prepare(cmd)
 	err := cmd.Start()
 	// The child has its ends of OutputPipes' pipes (or never will): the
 	// parent's copies must go, or the readers never see the end.
@@ -64,9 +74,20 @@ func Start(cmd *exec.Cmd) (*Process, error) {
 		}
 	}
 	if err != nil {
+		if report != nil {
+			report.Close()
+		}
 		return nil, err
 	}
-	p := &Process{cmd: cmd, done: make(chan struct{}), exitCode: -1}
+	pid := cmd.Process.Pid
+	if report != nil {
+		if pid, err = reportedPid(cmd, report); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			return nil, err
+		}
+	}
+	p := &Process{cmd: cmd, pid: pid, done: make(chan struct{}), exitCode: -1}
 	if err := host.adopt(p); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -114,12 +135,48 @@ func OutputPipes(cmd *exec.Cmd) (stdout, stderr *os.File, err error) {
 		return nil, nil, fmt.Errorf("stderr pipe: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = ow, ew
-	pipeWriters.Store(cmd, []*os.File{ow, ew})
+	closeAfterStart(cmd, ow, ew)
 	return or, er, nil
 }
 
-// Pid is the process id (and process group id).
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+// closeAfterStart has Start close files, the child's ends of pipes, in
+// the parent once cmd has started.
+func closeAfterStart(cmd *exec.Cmd, files ...*os.File) {
+	if v, ok := pipeWriters.Load(cmd); ok {
+		files = append(v.([]*os.File), files...)
+	}
+	pipeWriters.Store(cmd, files)
+}
+
+// Pid is the command's process id.
+func (p *Process) Pid() int { return p.pid }
+
+// leader is the id of the process group's leader: the command, or its
+// reaper where it has one.
+func (p *Process) leader() int { return p.cmd.Process.Pid }
+
+// reportedPid reads what the reaper of a started cmd reports on report:
+// its command's pid, or the errno that kept the command from starting
+// (then the reaper has exited, and the caller gets the error exec would
+// have given).
+func reportedPid(cmd *exec.Cmd, report *os.File) (int, error) {
+	defer report.Close()
+	_ = report.SetReadDeadline(time.Now().Add(pidReportWait))
+	line, err := bufio.NewReader(report).ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("the reaper of %s reported no pid: %w", cmd.Args[1], err)
+	}
+	line = strings.TrimSuffix(line, "\n")
+	if errno, ok := strings.CutPrefix(line, "!"); ok {
+		n, _ := strconv.Atoi(errno)
+		return 0, &os.PathError{Op: "fork/exec", Path: cmd.Args[1], Err: syscall.Errno(n)}
+	}
+	pid, err := strconv.Atoi(line)
+	if err != nil || pid <= 0 {
+		return 0, fmt.Errorf("the reaper of %s reported %q, not a pid", cmd.Args[1], line)
+	}
+	return pid, nil
+}
 
 // Done is closed when the process has exited and been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }

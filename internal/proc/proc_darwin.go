@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -33,23 +34,25 @@ const (
 	stateZombie = 5
 )
 
-// prepare puts cmd in a new process group.
-func (hostPlatform) prepare(cmd *exec.Cmd) {
+// prepare puts cmd in a new process group. macOS has no subreapers: the
+// command runs as it is, and reports no pid (nil).
+func (hostPlatform) prepare(cmd *exec.Cmd) *os.File {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	return nil
 }
 
 // adopt hands the new group to the watchdog.
-func (hostPlatform) adopt(p *Process) error { return watchdog.add(p.Pid()) }
+func (hostPlatform) adopt(p *Process) error { return watchdog.add(p.leader()) }
 
 // reaped makes the watchdog forget an emptied group: its number is free
 // now. A group that still has members keeps it (macOS gives no new process
 // a pid in use as a group id), and stays the watchdog's until Kill.
 func (hostPlatform) reaped(p *Process) {
-	if len(groupMembers(p.Pid())) == 0 {
-		watchdog.forget(p.Pid())
+	if len(groupMembers(p.leader())) == 0 {
+		watchdog.forget(p.leader())
 	}
 }
 
@@ -59,7 +62,7 @@ func (hostPlatform) reaped(p *Process) {
 // are, since macOS cannot pin them: a pid that ends and is reused between
 // the listing and the signal would be hit, a window of microseconds.
 func (hostPlatform) kill(p *Process) {
-	pgid := p.Pid()
+	pgid := p.leader()
 	defer watchdog.forget(pgid)
 	reaped := p.Exited()
 	tree := treeOf(pgid)

@@ -18,14 +18,17 @@ type hostPlatform struct{}
 // host is this operating system's platform.
 var host platform = hostPlatform{}
 
-// prepare puts cmd in a new process group. If the server dies without
-// cleaning up, the kernel sends the child SIGKILL (Pdeathsig).
-func (hostPlatform) prepare(cmd *exec.Cmd) {
+// prepare puts cmd under a reaper (reaper_linux.go), in a new process
+// group. If the server dies without cleaning up, the kernel sends the
+// reaper SIGKILL (Pdeathsig), and the reaper's death sends it to the
+// command.
+func (hostPlatform) prepare(cmd *exec.Cmd) *os.File {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	return wrapInReaper(cmd)
 }
 
 // adopt starts the watchdog with the first child. Pdeathsig ends the
@@ -64,14 +67,14 @@ func (hostPlatform) reaped(*Process) {}
 // signalled through pidfds, and only if no process holds the pid again.
 func (hostPlatform) kill(p *Process) {
 	reaped := p.Exited()
-	if reaped && pidTaken(p.Pid()) {
+	if reaped && pidTaken(p.leader()) {
 		// Reused: nothing of ours can be left in that group (the number
 		// was free, so the group had emptied), and its children are not
 		// ours.
 		return
 	}
 	var fds []int
-	for _, pid := range treeOf(p.Pid()) {
+	for _, pid := range treeOf(p.leader()) {
 		if fd, err := pidfdOpen(pid); err == nil {
 			fds = append(fds, fd)
 		}
@@ -82,8 +85,8 @@ func (hostPlatform) kill(p *Process) {
 	} else {
 		// Not reaped yet, so the pid is still the leader's (it could be
 		// reaped and reused in between only by cycling through every pid).
-		_ = syscall.Kill(-p.Pid(), sig)
-		_ = syscall.Kill(p.Pid(), sig)
+		_ = syscall.Kill(-p.leader(), sig)
+		_ = syscall.Kill(p.leader(), sig)
 	}
 	for _, fd := range fds {
 		_ = pidfdSignal(fd, sig)
@@ -92,8 +95,8 @@ func (hostPlatform) kill(p *Process) {
 	select {
 	case <-p.done:
 	case <-time.After(killGrace):
-		_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
-		_ = syscall.Kill(p.Pid(), syscall.SIGKILL)
+		_ = syscall.Kill(-p.leader(), syscall.SIGKILL)
+		_ = syscall.Kill(p.leader(), syscall.SIGKILL)
 		<-p.done
 	}
 	for _, fd := range fds {

@@ -2,6 +2,8 @@ package proc
 
 import (
 	"bufio"
+	"errors"
+	"io/fs"
 	"io"
 	"os"
 	"os/exec"
@@ -55,17 +57,52 @@ func TestKillReachesChildThatIgnoresSIGTERM(t *testing.T) {
 	}
 }
 
-func TestKillReachesReparentedGrandchild(t *testing.T) {
-	// The leader exits at once; its child is re-parented to init but stays
-	// in the leader's process group.
+// A command's leftovers end with it: its reaper ends the child it left
+// running (re-parented to the reaper, not to init).
+func TestWhatACommandLeavesEndsWithIt(t *testing.T) {
 	p, orphan := startReporting(t, `sleep 300 & echo $!`)
 	<-p.Done()
-	if !Alive(orphan) {
-		t.Fatal("orphan not running")
+	if Alive(orphan) {
+		t.Errorf("process %d, left running by a command that exited, outlived it", orphan)
+	}
+}
+
+// A daemon that forked twice, left the process group (setsid) and dropped
+// the environment (so no mark is on it) is still in the tree Kill ends.
+func TestKillReachesADaemonThatLeftGroupAndMark(t *testing.T) {
+	p, daemon := startReporting(t, `(setsid env -i sleep 300 & echo $!); exec sleep 300`)
+	// The subshell that started it exits after the echo.
+	deadline := time.Now().Add(contractWait)
+	for parents()[daemon] != p.leader() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon %d was not re-parented to the command's reaper %d (parent %d)", daemon, p.leader(), parents()[daemon])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	p.Kill()
-	if Alive(orphan) {
-		t.Errorf("re-parented process %d survived Kill", orphan)
+	if !WaitGone(daemon, contractWait) {
+		t.Errorf("daemon %d survived Kill", daemon)
+	}
+}
+
+// Pid is the command's own pid, and its exit, by status or by signal, is
+// the one Start's caller sees.
+func TestTheReaperIsInvisible(t *testing.T) {
+	p, pid := startReporting(t, `echo $$; exec kill -SEGV $$`)
+	if pid != p.Pid() {
+		t.Errorf("Pid() = %d, the command says it is %d", p.Pid(), pid)
+	}
+	<-p.Done()
+	if err := p.WaitErr(); err == nil || err.Error() != "signal: segmentation fault" {
+		t.Errorf("a command killed by SIGSEGV ended with %v", err)
+	}
+	q, _ := startReporting(t, `echo $$; exit 7`)
+	<-q.Done()
+	if q.ExitCode() != 7 {
+		t.Errorf("exit 7 came back as %d", q.ExitCode())
+	}
+	if _, err := Start(exec.Command("/nonexistent/program")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("starting a missing program: %v, want a not-exist error", err)
 	}
 }
 

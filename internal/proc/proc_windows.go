@@ -3,6 +3,7 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -39,13 +40,16 @@ const (
 var serverJob sync.Once
 
 // prepare gives cmd a console process group of its own (the target of
-// CTRL_BREAK_EVENT; CTRL_C is disabled there) and joins the server's job.
-func (hostPlatform) prepare(cmd *exec.Cmd) {
+// CTRL_BREAK_EVENT; CTRL_C is disabled there) and joins the server's job,
+// which holds the whole tree: no reaper is needed, and no pid reported
+// (nil).
+func (hostPlatform) prepare(cmd *exec.Cmd) *os.File {
 	serverJob.Do(joinServerJob)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NEW_PROCESS_GROUP
+	return nil
 }
 
 // joinServerJob is best effort: a server that cannot join a job of its own

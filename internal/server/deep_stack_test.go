@@ -1,11 +1,13 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-dap"
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
 )
 
@@ -86,6 +88,22 @@ func TestDeepStackIsPagedWithATotal(t *testing.T) {
 			// per request); the race detector and a shared machine slow it.
 			if took > 15*time.Second || lastTook > 15*time.Second {
 				t.Errorf("a page took %v, the last %v", took, lastTook)
+			}
+
+			// An IDE looking on (expose_session) asks for the stack with no
+			// levels, which DAP reads as all of it: it gets a bounded page
+			// and the depth, to page on with startFrame.
+			d := attachIDE(t, h.ok("expose_session", map[string]any{"sessionId": id}))
+			var stopped dap.StoppedEventBody
+			if err := json.Unmarshal(d.event("stopped"), &stopped); err != nil {
+				t.Fatal(err)
+			}
+			var ide dap.StackTraceResponseBody
+			if err := d.call("stackTrace", map[string]any{"threadId": stopped.ThreadId}, &ide); err != nil {
+				t.Fatalf("the IDE's stackTrace: %v", err)
+			}
+			if n := len(ide.StackFrames); n == 0 || n > 200 || ide.TotalFrames < depth {
+				t.Errorf("the IDE's stackTrace without levels: %d frames, totalFrames %d; want at most 200 and a total of at least %d", n, ide.TotalFrames, depth)
 			}
 			h.ok("close_debug_session", map[string]any{"sessionId": id})
 		})

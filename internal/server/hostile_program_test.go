@@ -76,7 +76,7 @@ func newProcessNamed(t *testing.T, before []int, part string) int {
 			continue
 		}
 		cmdline, err := os.ReadFile("/proc/" + itoa(pid) + "/cmdline")
-		if err == nil && strings.Contains(string(cmdline), part) {
+		if err == nil && strings.Contains(string(cmdline), part) && !strings.HasPrefix(string(cmdline), proc.ReaperName+"\x00") {
 			return pid
 		}
 		seen = append(seen, strings.ReplaceAll(string(cmdline), "\x00", " "))
@@ -140,8 +140,24 @@ func TestRecordOnAFullDiskSaysSo(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command("umount", "-l", small).Run() })
 	t.Setenv("TMPDIR", small)
 	h := newHarness(t)
+	before := proc.Descendants(os.Getpid())
 	res, _ := h.call("record", map[string]any{"language": "python", "scriptPath": prog, "timeout": 120000})
 	if text := fmt.Sprint(res); !strings.Contains(text, "no space left on device") || strings.Contains(text, "the program was killed") {
 		t.Fatalf("the answer says the disk is full, not that the program was killed: %v", res)
 	}
+	// Once its session is closed nothing of the run is left: no file on
+	// the full disk, no process; and the server still serves.
+	for _, sess := range h.ok("list_debug_sessions", map[string]any{}).list("sessions") {
+		h.ok("close_debug_session", map[string]any{"sessionId": sess.str("id")})
+	}
+	if left, err := os.ReadDir(small); err != nil || len(left) > 0 {
+		t.Errorf("left on the full temporary disk: %v %v", left, err)
+	}
+	for _, pid := range proc.Descendants(os.Getpid()) {
+		if !slices.Contains(before, pid) && !proc.WaitGone(pid, goneWithin) {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			t.Errorf("process %d outlived the record: %q", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
+	}
+	h.ok("list_debug_sessions", map[string]any{})
 }

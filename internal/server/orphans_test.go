@@ -181,3 +181,68 @@ func waitStarted(t *testing.T, words ...string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A daemon that forks twice, leaves the program's process group (setsid)
+// and drops its environment (env -i: no mark on it) is ended by close in
+// every language: the reaper above the program's processes adopted it when
+// the shell between them exited.
+func TestCloseEndsADaemonThatLeftGroupAndMark(t *testing.T) {
+	for _, row := range []struct {
+		language, file, source string
+		line                   int
+	}{
+		{"python", "daemon.py", `import subprocess
+subprocess.run(["sh", "-c", DAEMON])
+started = True
+print(started)
+`, 3},
+		{"c", "daemon.c", `#include <stdlib.h>
+int main(void) {
+	system(DAEMON);
+	int started = 1;
+	return started - 1;
+}
+`, 4},
+		{"javascript", "daemon.js", `const { execSync } = require("child_process");
+execSync(DAEMON, { stdio: "ignore" });
+const started = true;
+console.log(started);
+`, 3},
+		{"go", "daemon.go", `package main
+
+import "os/exec"
+
+func main() {
+	_ = exec.Command("sh", "-c", DAEMON).Run()
+	started := true
+	println(started)
+}
+`, 7},
+		{"ruby", "daemon.rb", `system("sh", "-c", DAEMON)
+started = true
+puts started
+`, 2},
+		{"java", "Daemon.java", `public class Daemon {
+    public static void main(String[] args) throws Exception {
+        new ProcessBuilder("sh", "-c", DAEMON).start().waitFor();
+        boolean started = true;
+        System.out.println(started);
+    }
+}
+`, 4},
+	} {
+		t.Run(row.language, func(t *testing.T) {
+			t.Parallel()
+			testenv.RequireAdapter(t, row.language)
+			n := sleeper()
+			daemon := strconv.Quote("(setsid env -i sleep " + n + " &)")
+			src := orphanProgram(t, row.file, strings.ReplaceAll(row.source, "DAEMON", daemon))
+			h := newHarness(t)
+			id := h.sessionFor(row.language)
+			h.stopAt(id, src, row.line, src)
+			waitStarted(t, "sleep", n)
+			h.ok("close_debug_session", map[string]any{"sessionId": id})
+			wantGone(t, "after close_debug_session", "sleep", n)
+		})
+	}
+}

@@ -85,53 +85,6 @@ func (s *Session) pausedStop(ctx context.Context, action string) (*connection, *
 	return r, st, nil
 }
 
-// StackTrace returns up to levels frames (0: all) of threadID (0: the
-// stopped thread). Frames without source are left out unless
-// includeInternals.
-func (s *Session) StackTrace(ctx context.Context, threadID, levels int, includeInternals bool) ([]Frame, error) {
-	r, st, err := s.pausedStop(ctx, "get the stack trace")
-	if err != nil {
-		return nil, err
-	}
-	var frames []dap.StackFrame
-	useCached := (threadID == 0 || threadID == st.ThreadID) && st.framesErr == nil &&
-		(len(st.frames) < prefetchFrames || (levels > 0 && levels <= len(st.frames)))
-	if useCached {
-		frames = st.frames
-	} else {
-		if threadID == 0 {
-			threadID = st.ThreadID
-		}
-		args := map[string]any{"threadId": threadID, "startFrame": 0}
-		if levels > 0 {
-			args["levels"] = levels
-		}
-		var body dap.StackTraceResponseBody
-		if err := r.call(ctx, "stackTrace", args, &body); err != nil {
-			if st.Reason == "entry" && threadID == st.ThreadID {
-				// Before the first line some adapters (Delve) have no
-				// stack yet: an empty one, not an error
-				// (docs/adapter-quirks.md, delve-6).
-				return []Frame{}, nil
-			}
-			return nil, adapterError("get the stack trace", err, "list_threads shows the valid thread ids")
-		}
-		frames = body.StackFrames
-		renameFrames(frames, r.conn.Quirks)
-	}
-	var out []Frame
-	for _, f := range frames {
-		if !includeInternals && isInternalFrame(f, r.conn.Quirks) {
-			continue
-		}
-		out = append(out, frameFromDAP(f))
-		if levels > 0 && len(out) == levels {
-			break
-		}
-	}
-	return out, nil
-}
-
 // StackRequest asks for one page of a thread's stack.
 type StackRequest struct {
 	// ThreadID is the thread (0: the stopped thread).

@@ -63,24 +63,24 @@ func TestQuirkFrameNameAndInternalFrame(t *testing.T) {
 		t.Fatalf("the stop location shows the renamed frame: %+v", snap.Location)
 	}
 	ctx := context.Background()
-	frames, err := s.StackTrace(ctx, 0, 0, false)
+	page, err := s.StackPage(ctx, StackRequest{Levels: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, f := range frames {
+	for _, f := range page.Frames {
 		names = append(names, f.Name)
 	}
 	if len(names) < 1 || names[0] != "fn:inner" || strings.Contains(strings.Join(names, ","), "outer") {
 		t.Errorf("frames renamed, outer hidden as internal: %v", names)
 	}
-	all, _ := s.StackTrace(ctx, 0, 0, true)
+	all, _ := s.StackPage(ctx, StackRequest{Levels: 100, IncludeInternals: true})
 	found := false
-	for _, f := range all {
+	for _, f := range all.Frames {
 		found = found || f.Name == "fn:outer"
 	}
 	if !found {
-		t.Errorf("includeInternals shows outer, renamed: %v", all)
+		t.Errorf("includeInternals shows outer, renamed: %v", all.Frames)
 	}
 }
 

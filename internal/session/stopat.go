@@ -209,13 +209,15 @@ func (s *Session) honoursHitCondition() bool {
 }
 
 // stackDepth counts the stopped thread's frames, the adapter's internal
-// ones included.
+// ones included, without fetching them all: a stack shallower than the
+// frames prefetched at the stop is counted from them, a deeper one in a
+// few one-frame requests (StackPage).
 func (s *Session) stackDepth(ctx context.Context) (int, error) {
-	frames, err := s.StackTrace(ctx, 0, 0, true)
+	page, err := s.StackPage(ctx, StackRequest{Levels: prefetchFrames, IncludeInternals: true})
 	if err != nil {
 		return 0, fmt.Errorf("count the stack's frames: %w", err)
 	}
-	return len(frames), nil
+	return page.Total, nil
 }
 
 // argumentsDiffer compares a call's recorded arguments with the locals of
