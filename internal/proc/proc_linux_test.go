@@ -3,8 +3,8 @@ package proc
 import (
 	"bufio"
 	"errors"
-	"io/fs"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
