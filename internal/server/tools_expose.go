@@ -14,7 +14,7 @@ type exposed struct {
 
 type exposeArgs struct {
 	SessionID    string `json:"sessionId"`
-	AllowControl bool   `json:"allowControl,omitempty" jsonschema:"let the attached IDE continue, step, pause and evaluate (default false: it only watches)"`
+	AllowControl bool   `json:"allowControl,omitempty" jsonschema:"let the IDE continue, step, pause and evaluate (default: it only watches)"`
 }
 
 type exposeResult struct {
@@ -33,7 +33,7 @@ type shareArgs struct {
 
 func (s *Server) addExposeTools() {
 	addTool(s, "expose_session",
-		"Serve a debug session over DAP on a loopback TCP port so a person's IDE (VS Code, nvim-dap) can attach and watch the same stop. Read-only unless allowControl.",
+		"Serve a session over DAP on a loopback port so a person's IDE (VS Code, nvim-dap) can watch the same stop. Read-only unless allowControl.",
 		s.exposeSession)
 	addTool(s, "unexpose_session",
 		"Stop serving a session to IDEs; attached IDEs are disconnected, the session goes on.",

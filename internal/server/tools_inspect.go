@@ -139,7 +139,7 @@ type evaluateArgs struct {
 	SessionID  string `json:"sessionId"`
 	Expression string `json:"expression" jsonschema:"expression in the program's language"`
 	FrameID    *Int   `json:"frameId,omitempty" jsonschema:"frame to evaluate in (default: the top frame of the current stop)"`
-	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover (default: the one giving a plain value here)"`
+	Context    string `json:"context,omitempty" jsonschema:"DAP evaluate context: watch, repl, hover"`
 	Timeout    Int    `json:"timeout,omitempty" jsonschema:"milliseconds the evaluation may take before the debugger stops it (default 10000)"`
 }
 
@@ -170,10 +170,10 @@ type sourceResult struct {
 
 type outputArgs struct {
 	SessionID string `json:"sessionId"`
-	Since     Int    `json:"since,omitempty" jsonschema:"cursor: return entries after this seq (the nextSince of the previous call; 0: from the start)"`
+	Since     Int    `json:"since,omitempty" jsonschema:"entries after this seq (the previous nextSince; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 200)"`
 	Wait      Int    `json:"wait,omitempty" jsonschema:"ms to wait when nothing is new after since (default 0, max 30000)"`
-	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 8000): later entries wait for the next call (hasMore, nextSince)"`
+	MaxBytes  Int    `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000): the rest waits for the next call"`
 }
 
 type outputResult struct {
@@ -191,7 +191,7 @@ func (s *Server) addInspectTools() {
 	addTool(s, "get_scopes", "Get the scopes (locals, globals, …) of a stack frame, each with a variablesReference for get_variables.", s.getScopes)
 	addTool(s, "get_variables", "Get a scope's variables or an expandable value's children (by variablesReference), `depth` levels deep.", s.getVariables)
 	addTool(s, "get_local_variables", "Get the local variables of the top frame (or frameId) of the current stop.", s.getLocalVariables)
-	addTool(s, "evaluate_expression", "Evaluate an expression in the current stop's top frame (or frameId). A bad expression changes nothing; past timeout, the error says whether the program is still paused.", s.evaluateExpression)
+	addTool(s, "evaluate_expression", "Evaluate an expression in the stop's top frame (or frameId). Past timeout, the error says whether the program is still paused.", s.evaluateExpression)
 	addTool(s, "get_source_context", "Show the lines around a line of a source file.", s.getSourceContext)
 	addTool(s, "get_output", "Read the program's output (stdout, stderr, console) after a cursor: pass the previous nextSince as since.", s.getOutput)
 }

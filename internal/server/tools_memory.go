@@ -50,7 +50,7 @@ type readMemoryResult struct {
 
 func (s *Server) addMemoryTools() {
 	addTool(s, "set_data_breakpoint",
-		"Stop when a variable is written (or read, where the adapter can): a hardware watchpoint, for this run, set while paused. Refused where hardware watchpoints do not fire: use break_on_change there.",
+		"Stop when a variable is written (or read): a hardware watchpoint for this run, set while paused. Where those do not fire, use break_on_change.",
 		s.setDataBreakpoint)
 	addTool(s, "disassemble",
 		"Disassemble machine instructions around the current instruction (marked current) or at an address.",

@@ -31,7 +31,7 @@ type breakOnChangeResult struct {
 
 func (s *Server) addBreakOnChangeTool() {
 	addTool(s, "break_on_change",
-		"Run until a value changes and stop there. Uses a data breakpoint where the debugger and this host allow it; otherwise single-steps (into calls), bounded by maxSteps and timeout, and methodReason says why.",
+		"Run until a value changes and stop there: a data breakpoint where possible, else single steps bounded by maxSteps and timeout (methodReason says which).",
 		s.breakOnChange)
 }
 

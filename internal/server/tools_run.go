@@ -12,7 +12,7 @@ import (
 )
 
 type startArgs struct {
-	SessionID           string            `json:"sessionId"`
+	SessionID           string            `json:"sessionId,omitempty"`
 	ScriptPath          string            `json:"scriptPath,omitempty" jsonschema:"the program (absolute or relative to the server's cwd); Java: also .class, .jar, main class"`
 	Args                []string          `json:"args,omitempty" jsonschema:"the program's arguments"`
 	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory (default: the script's)"`
@@ -28,6 +28,7 @@ type startArgs struct {
 	Timeout             Int               `json:"timeout,omitempty" jsonschema:"ms to wait for the first stop (default 30000)"`
 	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
 	StopAt              *stopAtArgs       `json:"stopAt,omitempty" jsonschema:"run the recording's program again to this event"`
+	lookArgs
 	shapeArgs
 }
 
@@ -65,10 +66,14 @@ type runData struct {
 type runResult struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
+	// SessionID is the session start_debugging {language} created.
+	SessionID string `json:"sessionId,omitempty"`
 	session.Snapshot
-	Data    *runData    `json:"data,omitempty"`
-	Warning string      `json:"warning,omitempty"`
-	Budget  *budgetNote `json:"budget,omitempty"`
+	// Trace holds the values start_debugging's print probes recorded.
+	Trace   []traceTable `json:"trace,omitempty"`
+	Data    *runData     `json:"data,omitempty"`
+	Warning string       `json:"warning,omitempty"`
+	Budget  *budgetNote  `json:"budget,omitempty"`
 }
 
 // shapeArgs are the answer-shaping arguments of every tool that returns a
@@ -146,7 +151,7 @@ type waitArgs struct {
 
 func (s *Server) addRunTools() {
 	addTool(s, "start_debugging",
-		"Launch the program under the debugger; answers with its first stop (breakpoint, exception, entry) or end.",
+		"Launch the program under the debugger; answers with its first stop (breakpoint, exception, entry) or end. With language and probes, one call looks at a running program instead of adding a print.",
 		s.startDebugging)
 	addTool(s, "restart_debugging",
 		"End the program and start it again the same way, breakpoints kept. Returns the first stop's snapshot.",
@@ -180,6 +185,16 @@ func waitOpts(wait *bool, timeout Int) session.WaitOptions {
 }
 
 func (s *Server) startDebugging(ctx context.Context, a *startArgs) (*runResult, error) {
+	lk, err := s.openLook(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.launch(ctx, a)
+	return lk.finish(ctx, res, err)
+}
+
+// launch is start_debugging once its session and probes are set.
+func (s *Server) launch(ctx context.Context, a *startArgs) (*runResult, error) {
 	sess, err := s.session(a.SessionID)
 	if err != nil {
 		return nil, err

@@ -25,7 +25,7 @@ type runToResult struct {
 
 func (s *Server) addRunToTool() {
 	addTool(s, "run_to",
-		"Run to a line (file + line, or file + statement) or a function's entry through a temporary breakpoint; reached says whether it stopped there or something else came first.",
+		"Run to a line (file + line or statement) or a function's entry; reached says whether it stopped there or something else came first.",
 		s.runTo)
 }
 

@@ -73,7 +73,7 @@ type languagesResult struct {
 }
 
 type languagesArgs struct {
-	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language; each entry's check says if it worked, its time, or the failure and fix"`
+	Check   bool `json:"check,omitempty" jsonschema:"also debug a tiny program per installed language: worked or not, time, fix"`
 	Timeout Int  `json:"timeout,omitempty" jsonschema:"with check: milliseconds each language's check may take (default 120000)"`
 }
 
@@ -158,7 +158,7 @@ func (s *Server) addSessionTools() {
 		"Create a debug session for a language. Then set breakpoints and call start_debugging (or attach_to_process). Returns sessionId.",
 		s.createSession)
 	addTool(s, "list_supported_languages",
-		"List the languages this server can debug, whether each one's debug adapter is installed here, and the install command when it is not. check: true also tries each one.",
+		"List the languages this server debugs, whether each one's adapter is installed here, and how to install it. check: true also tries each.",
 		s.listLanguages)
 	addTool(s, "list_debug_sessions",
 		"List open debug sessions with their state, last stop and exit code.",

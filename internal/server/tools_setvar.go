@@ -23,7 +23,7 @@ type setVariableResult struct {
 
 func (s *Server) addSetVariableTool() {
 	addTool(s, "set_variable",
-		"Change a variable of the paused program (a local by name, or a member with variablesReference); the next snapshot and get_local_variables show the new value.",
+		"Change a variable of the paused program (a local by name, or a member with variablesReference).",
 		s.setVariable)
 }
 

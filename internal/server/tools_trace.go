@@ -9,7 +9,7 @@ type getTraceArgs struct {
 	SessionID string `json:"sessionId"`
 	Since     Int    `json:"since,omitempty" jsonschema:"return entries after this seq (pass the previous nextSince; 0: from the start)"`
 	Limit     Int    `json:"limit,omitempty" jsonschema:"at most this many entries (default 100)"`
-	Wait      Int    `json:"wait,omitempty" jsonschema:"milliseconds to wait for a first entry when there is none yet (default 0, max 30000)"`
+	Wait      Int    `json:"wait,omitempty" jsonschema:"ms to wait for a first entry when there is none (max 30000)"`
 	Times     bool   `json:"times,omitempty" jsonschema:"add a time column (HH:MM:SS.mmm) to every row"`
 }
 
@@ -30,7 +30,7 @@ const defaultTraceLimit = 100
 
 func (s *Server) addTraceTools() {
 	addTool(s, "get_trace",
-		"Read the trace buffer: tracepoint hits (set_breakpoint with collect) and traced calls (trace_function), a table each: its columns once, then a row of values per hit (a call's ends with its return). Values as the debugger shows them.",
+		"Read the trace buffer: tracepoint hits (collect, print probes) and traced calls (trace_function), a table each: columns once, a row per hit.",
 		s.getTrace)
 }
 
@@ -79,7 +79,7 @@ type traceFunctionResult struct {
 
 func (s *Server) addTraceFunctionTool() {
 	addTool(s, "trace_function",
-		"Record every call of a function (arguments) and its return value into the trace buffer (get_trace), without stopping; remove_breakpoint with the breakpointId ends it.",
+		"Record every call of a function (arguments, return value) into get_trace, without stopping; remove_breakpoint with its breakpointId ends it.",
 		s.traceFunction)
 }
 

@@ -33,7 +33,7 @@ type listWatchesResult struct {
 
 func (s *Server) addWatchTools() {
 	addTool(s, "add_watch",
-		"Watch an expression: every stop snapshot from now on carries its value (or why it has none), marked in changed when it differs from the previous stop in the same frame.",
+		"Watch an expression: every stop snapshot from now on carries its value, marked in changed when it differs from the previous stop's.",
 		s.addWatch)
 	addTool(s, "remove_watch", "Stop watching an expression (by watchId or by the expression).", s.removeWatch)
 	addTool(s, "list_watches", "List the watches, with their values in the top frame when the program is paused.", s.listWatches)
