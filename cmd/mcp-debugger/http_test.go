@@ -70,7 +70,7 @@ func startHTTPWith(t *testing.T, env []string, args ...string) (addr, pageToken 
 	}
 	t.Cleanup(func() {
 		// SIGTERM is the orderly end a supervisor uses.
-		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = syscall.Kill(p.Pid(), syscall.SIGTERM)
 		select {
 		case <-p.Done():
 		case <-time.After(10 * time.Second):

@@ -64,8 +64,12 @@ var (
 // and the platform sees to it that they die too when the server dies
 // without cleaning up.
 func Start(cmd *exec.Cmd) (*Process, error) {
+	// The caller's command stays as it wrote it (its Args name the
+	// program, not a reaper), whatever prepare runs it through.
+	path, args, env, extra := cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles
 	report := host.prepare(cmd)
 	err := cmd.Start()
+	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles = path, args, env, extra
 	// The child has its ends of OutputPipes' pipes (or never will): the
 	// parent's copies must go, or the readers never see the end.
 	if v, ok := pipeWriters.LoadAndDelete(cmd); ok {
@@ -164,16 +168,16 @@ func reportedPid(cmd *exec.Cmd, report *os.File) (int, error) {
 	_ = report.SetReadDeadline(time.Now().Add(pidReportWait))
 	line, err := bufio.NewReader(report).ReadString('\n')
 	if err != nil {
-		return 0, fmt.Errorf("the reaper of %s reported no pid: %w", cmd.Args[1], err)
+		return 0, fmt.Errorf("the reaper of %s reported no pid: %w", cmd.Path, err)
 	}
 	line = strings.TrimSuffix(line, "\n")
 	if errno, ok := strings.CutPrefix(line, "!"); ok {
 		n, _ := strconv.Atoi(errno)
-		return 0, &os.PathError{Op: "fork/exec", Path: cmd.Args[1], Err: syscall.Errno(n)}
+		return 0, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: syscall.Errno(n)}
 	}
 	pid, err := strconv.Atoi(line)
 	if err != nil || pid <= 0 {
-		return 0, fmt.Errorf("the reaper of %s reported %q, not a pid", cmd.Args[1], line)
+		return 0, fmt.Errorf("the reaper of %s reported %q, not a pid", cmd.Path, line)
 	}
 	return pid, nil
 }

@@ -207,16 +207,17 @@ func conformRows() []conformRow {
 		output: "conform total 18", exitCode: 3, processes: 1,
 		attach: func(t *testing.T) map[string]any {
 			cmd := exec.Command("java", "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0", testdataFile("java", "Conform.java")(t), "wait")
-			port := startForAttach(t, cmd, cmd.StdoutPipe, regexp.MustCompile(`Listening for transport dt_socket at address: (\d+)`))
+			port, _ := startForAttach(t, cmd, cmd.StdoutPipe, regexp.MustCompile(`Listening for transport dt_socket at address: (\d+)`))
 			return map[string]any{"host": "127.0.0.1", "port": port}
 		},
 	}}
 }
 
 // startForAttach starts cmd, reads the stream pipe gives until a line
-// matches ready, and returns the match's first group; the rest of the
-// stream is drained until the program is killed at the test's end.
-func startForAttach(t *testing.T, cmd *exec.Cmd, pipe func() (io.ReadCloser, error), ready *regexp.Regexp) string {
+// matches ready, and returns the match's first group and the program's
+// pid; the rest of the stream is drained until the program is killed at
+// the test's end.
+func startForAttach(t *testing.T, cmd *exec.Cmd, pipe func() (io.ReadCloser, error), ready *regexp.Regexp) (string, int) {
 	t.Helper()
 	stream, err := pipe()
 	if err != nil {
@@ -234,19 +235,19 @@ func startForAttach(t *testing.T, cmd *exec.Cmd, pipe func() (io.ReadCloser, err
 				for sc.Scan() {
 				}
 			}()
-			return m[1]
+			return m[1], p.Pid()
 		}
 	}
 	t.Fatalf("%s never printed a line matching %q", cmd.Path, ready)
-	return ""
+	return "", 0
 }
 
 // attachByPID starts a built program in its "wait" mode, waits for its
 // "ready" and returns attach_to_process's arguments for its process id.
 func attachByPID(t *testing.T, cmd *exec.Cmd) map[string]any {
 	t.Helper()
-	startForAttach(t, cmd, cmd.StdoutPipe, regexp.MustCompile(`^(ready)`))
-	return map[string]any{"processId": cmd.Process.Pid}
+	_, pid := startForAttach(t, cmd, cmd.StdoutPipe, regexp.MustCompile(`^(ready)`))
+	return map[string]any{"processId": pid}
 }
 
 // attachToInspector runs script under node --inspect in its "wait" mode
@@ -254,7 +255,7 @@ func attachByPID(t *testing.T, cmd *exec.Cmd) map[string]any {
 func attachToInspector(t *testing.T, script string) map[string]any {
 	t.Helper()
 	cmd := exec.Command("node", "--inspect=127.0.0.1:0", script, "wait")
-	port := startForAttach(t, cmd, cmd.StderrPipe, regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`))
+	port, _ := startForAttach(t, cmd, cmd.StderrPipe, regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`))
 	return map[string]any{"host": "127.0.0.1", "port": port}
 }
 

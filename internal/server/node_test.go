@@ -417,7 +417,7 @@ func TestNodeAttachPausesAnIdleProgramInItsOwnCode(t *testing.T) {
 	src := nodeProgram(t, "serve.js")
 	for range 3 {
 		cmd := exec.Command(node, "--inspect=127.0.0.1:0", src)
-		port := startForAttach(t, cmd, cmd.StderrPipe, regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`))
+		port, _ := startForAttach(t, cmd, cmd.StderrPipe, regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`))
 		id := h.sessionFor("javascript")
 		att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 10000})
 		if att.str("state") != "paused" || att.str("stopReason") != "pause" || att.stopFile(t) != src {

@@ -28,7 +28,7 @@ import (
 // lldbServer starts `lldb-server gdbserver 127.0.0.1:0 target…` (target
 // is `-- prog args…` or `--attach PID`) and returns it and the port it
 // listens on, which it writes to the pipe given by --pipe once it listens.
-func lldbServer(t *testing.T, target ...string) (*proc.Process, int) {
+func lldbServer(t *testing.T, target ...string) (pid, port int) {
 	t.Helper()
 	return startLLDBServer(t, func(argv []string) *exec.Cmd { return exec.Command(argv[0], argv[1:]...) },
 		append([]string{"127.0.0.1:0"}, target...)...)
@@ -36,8 +36,11 @@ func lldbServer(t *testing.T, target ...string) (*proc.Process, int) {
 
 // startLLDBServer runs `lldb-server gdbserver --pipe 3 args…` through
 // command (which may wrap it, e.g. in a namespace) and reads the port it
-// writes to the pipe once it listens.
-func startLLDBServer(t *testing.T, command func(argv []string) *exec.Cmd, args ...string) (*proc.Process, int) {
+// writes to the pipe once it listens. It runs as a user's own debug server
+// would, not under this server's proc package (whose reaper would end the
+// program it leaves running when it exits), in a process group the test's
+// end kills.
+func startLLDBServer(t *testing.T, command func(argv []string) *exec.Cmd, args ...string) (pid, port int) {
 	t.Helper()
 	server := testenv.RequireTool(t, "apt-get install -y lldb-22", "lldb-server", "lldb-server-22", "lldb-server-19")
 	r, w, err := os.Pipe()
@@ -47,18 +50,27 @@ func startLLDBServer(t *testing.T, command func(argv []string) *exec.Cmd, args .
 	defer r.Close()
 	cmd := command(append([]string{server, "gdbserver", "--pipe", "3"}, args...))
 	cmd.ExtraFiles = []*os.File{w}
-	p, err := proc.Start(cmd)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
 	w.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(p.Kill)
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+	})
 	line, err := bufio.NewReader(r).ReadString(0)
 	port, perr := strconv.Atoi(strings.TrimRight(line, "\x00\n"))
 	if perr != nil {
 		t.Fatalf("lldb-server wrote no port (%q, %v)", line, err)
 	}
-	return p, port
+	return cmd.Process.Pid, port
 }
 
 // childrenOf lists pid's child processes.
@@ -95,7 +107,7 @@ func TestRemoteAttachCThroughLLDBServer(t *testing.T) {
 	id := h.sessionFor("c")
 	src := nativeProgram(t, "c", "loop.c")
 	server, port := lldbServer(t, "--", buildC(t, src), "wait")
-	kids := childrenOf(t, server.Pid())
+	kids := childrenOf(t, server)
 	if len(kids) != 1 {
 		t.Fatalf("lldb-server should have launched the program: children %v", kids)
 	}
@@ -117,7 +129,7 @@ func TestRemoteAttachCThroughLLDBServer(t *testing.T) {
 	if det := h.ok("detach_from_process", map[string]any{"sessionId": id}); det.str("state") != "stopped" {
 		t.Errorf("detach: %v", det)
 	}
-	wantPIDGone(t, server.Pid(), "lldb-server after detach")
+	wantPIDGone(t, server, "lldb-server after detach")
 	if !proc.Alive(program) {
 		t.Errorf("the program should keep running after detach")
 	}
@@ -129,7 +141,7 @@ func TestRemoteAttachCDetachTerminates(t *testing.T) {
 	h := newHarness(t)
 	id := h.sessionFor("c")
 	server, port := lldbServer(t, "--", buildC(t, nativeProgram(t, "c", "loop.c")), "wait")
-	program := childrenOf(t, server.Pid())[0]
+	program := childrenOf(t, server)[0]
 	t.Cleanup(func() { killPID(program) })
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "timeout": 60000})
 	if att.str("state") != "paused" {
@@ -137,7 +149,7 @@ func TestRemoteAttachCDetachTerminates(t *testing.T) {
 	}
 	h.ok("detach_from_process", map[string]any{"sessionId": id, "terminateProcess": true})
 	wantPIDGone(t, program, "the program after detach with terminateProcess")
-	wantPIDGone(t, server.Pid(), "lldb-server after detach with terminateProcess")
+	wantPIDGone(t, server, "lldb-server after detach with terminateProcess")
 }
 
 // A program whose executable exists only where it runs (its file gone
@@ -158,7 +170,7 @@ func TestRemoteAttachCProgramFromTheAgentsBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	server, port := lldbServer(t, "--", served, "wait")
-	program := childrenOf(t, server.Pid())[0]
+	program := childrenOf(t, server)[0]
 	t.Cleanup(func() { killPID(program) })
 	if err := os.Remove(served); err != nil {
 		t.Fatal(err)
@@ -190,7 +202,7 @@ func TestRemoteAttachCThroughLLDBServerAttached(t *testing.T) {
 	}
 	h.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	h.ok("detach_from_process", map[string]any{"sessionId": id})
-	wantPIDGone(t, server.Pid(), "lldb-server after detach")
+	wantPIDGone(t, server, "lldb-server after detach")
 	if !proc.Alive(program.Pid()) {
 		t.Errorf("the program should keep running after detach")
 	}
@@ -209,7 +221,7 @@ func TestRemoteAttachRustThroughLLDBServer(t *testing.T) {
 		t.Fatalf("cargo build: %v\n%s", err, b)
 	}
 	server, port := lldbServer(t, "--", filepath.Join(dir, "target", "debug", "loop_rust"), "wait")
-	program := childrenOf(t, server.Pid())[0]
+	program := childrenOf(t, server)[0]
 	t.Cleanup(func() { killPID(program) })
 	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": nativeProgram(t, "rust", "src", "main.rs"), "line": 7})
 	att := h.ok("attach_to_process", map[string]any{"sessionId": id, "host": "127.0.0.1", "port": port, "waitForStop": true, "timeout": 60000})
