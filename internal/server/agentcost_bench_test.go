@@ -61,6 +61,7 @@ func BenchmarkAgentCost(b *testing.B) {
 		})
 	}
 	benchRecordInvestigations(b)
+	benchPrintRounds(b)
 	b.Run("tools_list", func(b *testing.B) {
 		for b.Loop() {
 			b.ReportMetric(float64(toolsListBytes(newHarness(b))), "bytes")
