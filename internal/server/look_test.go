@@ -111,3 +111,25 @@ func TestOneCallRefusesBadProbesAndLeavesNothing(t *testing.T) {
 		t.Errorf("sessions left after refused looks: %v", sessions)
 	}
 }
+
+// debug_test takes the same probes: a print probe in the code under test
+// shows each iteration's values beside the failure.
+func TestDebugTestWithAPrintProbe(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	dir := t.TempDir()
+	test := filepath.Join(dir, "test_sum.py")
+	src := "def total(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n\n\ndef test_total():\n    assert total([1, 2, 3]) == 7\n"
+	if err := os.WriteFile(test, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	res := h.ok("debug_test", map[string]any{"language": "python", "path": test, "probes": []string{test + ":4 print x, t"}, "timeout": 120000})
+	if !res.obj("test")["failed"].(bool) {
+		t.Fatalf("the test should fail: %v", res)
+	}
+	tables := res.list("trace")
+	if len(tables) != 1 || fmt.Sprint(tables[0]["rows"]) != "[[1 0] [2 1] [3 3]]" {
+		t.Errorf("trace (x, t): %v", res["trace"])
+	}
+	h.ok("close_debug_session", map[string]any{"sessionId": res.str("sessionId")})
+}

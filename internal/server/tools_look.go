@@ -56,15 +56,34 @@ func (s *Server) openLook(ctx context.Context, a *startArgs) (_ *look, err error
 			}
 		}()
 	}
-	for _, p := range probes {
-		bp := &setBreakpointArgs{SessionID: lk.sessionID, File: p.File, Line: Int(p.Line), Condition: p.Condition, Collect: p.Print}
-		if _, err := s.setBreakpoint(ctx, bp); err != nil {
-			return nil, fmt.Errorf("probe %s:%d: %w", p.File, p.Line, err)
-		}
-		lk.prints = lk.prints || len(p.Print) > 0
-		lk.stops = lk.stops || len(p.Print) == 0
+	if lk.prints, lk.stops, err = s.setProbes(ctx, lk.sessionID, probes); err != nil {
+		return nil, err
 	}
 	return lk, nil
+}
+
+// setProbes sets probes in a session, and says whether some print and
+// some stop.
+func (s *Server) setProbes(ctx context.Context, sessionID string, probes []probe) (prints, stops bool, err error) {
+	for _, p := range probes {
+		bp := &setBreakpointArgs{SessionID: sessionID, File: p.File, Line: Int(p.Line), Condition: p.Condition, Collect: p.Print}
+		if _, err := s.setBreakpoint(ctx, bp); err != nil {
+			return false, false, fmt.Errorf("probe %s:%d: %w", p.File, p.Line, err)
+		}
+		prints = prints || len(p.Print) > 0
+		stops = stops || len(p.Print) == 0
+	}
+	return prints, stops, nil
+}
+
+// printedValues is what a session's print probes recorded, nil when there
+// is nothing to show.
+func (s *Server) printedValues(ctx context.Context, sessionID string) *getTraceResult {
+	trace, err := s.getTrace(ctx, &getTraceArgs{SessionID: sessionID})
+	if err != nil || trace.Count == 0 {
+		return nil
+	}
+	return trace
 }
 
 // finish completes the call's answer: the session's id when the call made
@@ -88,9 +107,9 @@ func (lk *look) finish(ctx context.Context, res *runResult, err error) (*runResu
 	if !lk.prints {
 		return res, nil
 	}
-	trace, terr := lk.s.getTrace(ctx, &getTraceArgs{SessionID: lk.sessionID})
-	if terr != nil {
-		return res, nil
+	trace := lk.s.printedValues(ctx, lk.sessionID)
+	if trace == nil {
+		trace = &getTraceResult{}
 	}
 	res.Trace = trace.Tables
 	if trace.More {

@@ -19,6 +19,7 @@ type debugTestArgs struct {
 	Env            map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
 	Timeout        Int               `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
 	Record         bool              `json:"record,omitempty" jsonschema:"record it first (report, recordingId), then stop before the failure's raise"`
+	Probes         []string          `json:"probes,omitempty" jsonschema:"as start_debugging's"`
 	shapeArgs
 }
 
@@ -60,8 +61,11 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	if a.Path == "" {
 		return nil, userError("pass path, the test file or directory", "path is required")
 	}
+	probes, err := parseProbes(a.Probes)
+	if err != nil {
+		return nil, err
+	}
 	var sess *session.Session
-	var err error
 	if a.SessionID != "" {
 		sess, err = s.session(a.SessionID)
 	} else {
@@ -79,6 +83,13 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 			s.sessions.Close(sess.ID)
 			return nil, err
 		}
+	}
+	prints, _, err := s.setProbes(ctx, sess.ID, probes)
+	if err != nil {
+		if a.SessionID == "" {
+			s.sessions.Close(sess.ID)
+		}
+		return nil, err
 	}
 	timeout := a.Timeout
 	if timeout == 0 {
@@ -115,8 +126,12 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	case res.Passed:
 		prefix = "The tests passed: nothing to debug."
 	}
+	run := runResultOf(res.Snapshot, prefix).shape(a.shapeArgs)
+	if trace := s.printedValues(ctx, sess.ID); prints && trace != nil {
+		run.Trace = trace.Tables
+	}
 	return &debugTestResult{
-		runResult:    *runResultOf(res.Snapshot, prefix).shape(a.shapeArgs),
+		runResult:    *run,
 		SessionID:    sess.ID,
 		ReconnectKey: key,
 		Test: testInfo{Runner: res.Runner, Runtime: res.Runtime, Failed: res.Failed, Passed: res.Passed, Name: res.Name, Message: res.Message,
