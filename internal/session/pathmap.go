@@ -80,8 +80,9 @@ func trimRemoteRoot(root string) string {
 }
 
 // windowsRemote reports whether a remote root is in Windows form, whose
-// separators are either slash and whose names ignore case.
-func windowsRemote(root string) bool { return !strings.HasPrefix(root, "/") }
+// separators are either slash and whose names ignore case. A relative root
+// (a build's trimmed paths, builtelsewhere.go) is slash-separated.
+func windowsRemote(root string) bool { return IsRemoteAbs(root) && !strings.HasPrefix(root, "/") }
 
 // remoteRest returns what follows root in p, slash-separated, when p is
 // root itself or lies under it.

@@ -338,6 +338,11 @@ type Snapshot struct {
 	// never stopped during the run, in one line.
 	NeverHit string `json:"neverHit,omitempty"`
 	TimedOut bool   `json:"timedOut,omitempty"`
+	// PathNote, in the answer of the launch that made them, names the
+	// build's directories the session mapped to the agent's copy by itself
+	// (builtelsewhere.go): the agent's breakpoints bind there, and its
+	// paths are shown for the build's.
+	PathNote string `json:"pathNote,omitempty"`
 
 	// internalHits are the server's own breakpoints the stop is for, kept
 	// out of HitBreakpointIDs (run_to asks whether its target was hit).

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,14 +91,21 @@ type AttachSpec struct {
 type startSpec struct {
 	launch *LaunchSpec
 	attach *AttachSpec
+	// built is what the launch found of a build in another directory
+	// (builtelsewhere.go).
+	built *builtElsewhere
 }
 
-// pathMappings are the launch's or the attach's.
+// pathMappings are the launch's (with those found for a program built
+// elsewhere) or the attach's.
 func (s *startSpec) pathMappings() []PathMapping {
 	switch {
 	case s == nil:
 		return nil
 	case s.launch != nil:
+		if s.built != nil {
+			return append(slices.Clone(s.launch.PathMappings), s.built.mappings...)
+		}
 		return s.launch.PathMappings
 	case s.attach != nil:
 		return s.attach.PathMappings
@@ -139,12 +147,13 @@ func (s *Session) Start(ctx context.Context, spec LaunchSpec, wait WaitOptions) 
 	if err := s.resolveStdin(&spec); err != nil {
 		return nil, err
 	}
+	built := s.findBuildPaths(spec.Program, spec.PathMappings)
 	s.mu.Lock()
 	if err := s.beginStartLocked(); err != nil {
 		s.mu.Unlock()
 		return nil, err
 	}
-	s.spec = &startSpec{launch: &spec}
+	s.spec = &startSpec{launch: &spec, built: built}
 	last := s.r
 	s.mu.Unlock()
 	if last != nil {
@@ -388,6 +397,10 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	// run shows only what this run printed.
 	s.snapCursor = max(s.snapCursor, launchOutput)
 	mappings := s.spec.pathMappings()
+	var built *builtElsewhere
+	if s.spec != nil {
+		built = s.spec.built
+	}
 	s.mu.Unlock()
 
 	fail := func(err error) (*StartResult, error) {
@@ -491,6 +504,9 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	if err != nil {
 		return abort(err)
 	}
+	s.mu.Lock()
+	s.explainUnbound(built)
+	s.mu.Unlock()
 	if !launchAnswered {
 		if err := <-launchDone; err != nil {
 			return abort(launchFailure(kind, err))
@@ -511,12 +527,14 @@ func (s *Session) connect(ctx context.Context, kind, mark string, start func(con
 	res := &StartResult{Arguments: conn.Arguments, BreakpointsApplied: applied, Runtime: conn.Runtime}
 	if !wait.Wait && !stopOnEntry {
 		res.Snapshot = s.snapshotNow(ctx)
+		res.Snapshot.PathNote = built.note()
 		return res, nil
 	}
 	snap, err := s.waitSnapshot(ctx, since, wait.timeout())
 	if err != nil {
 		return nil, err
 	}
+	snap.PathNote = built.note()
 	res.Snapshot = snap
 	return res, nil
 }

@@ -81,3 +81,11 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 func unavailable(err error) *adapter.UnavailableError {
 	return &adapter.UnavailableError{Language: languageID, Reason: err.Error(), InstallHint: installHint}
 }
+
+// BuildSources reads the program's DWARF (adapter.BuildSourceReader) when
+// it is a built binary (Delve's exec mode): one built elsewhere, or with
+// -trimpath, names other paths than the agent's. A package directory or
+// a .go file names none, as Delve builds it in place.
+func (a *Adapter) BuildSources(program string, names []string) (map[string][]int, error) {
+	return adapter.DWARFSources(program, names)
+}

@@ -109,3 +109,10 @@ func (a *Adapter) Check(ctx context.Context) adapter.Availability {
 func (a *Adapter) unavailable(err error) *adapter.UnavailableError {
 	return &adapter.UnavailableError{Language: a.lang.ID, Reason: err.Error(), InstallHint: installHint(a.finder.machine.OS)}
 }
+
+// BuildSources reads the program's DWARF (adapter.BuildSourceReader): a C,
+// C++ or Rust binary built in another directory names that directory's
+// files.
+func (a *Adapter) BuildSources(program string, names []string) (map[string][]int, error) {
+	return adapter.DWARFSources(program, names)
+}
