@@ -70,7 +70,10 @@ func startHTTPWith(t *testing.T, env []string, args ...string) (addr, pageToken 
 	}
 	t.Cleanup(func() {
 		// SIGTERM is the orderly end a supervisor uses.
-		_ = syscall.Kill(p.Pid(), syscall.SIGTERM)
+		// To the server itself, not the reaper above it.
+		if server, err := os.FindProcess(p.Pid()); err == nil {
+			_ = server.Signal(syscall.SIGTERM)
+		}
 		select {
 		case <-p.Done():
 		case <-time.After(10 * time.Second):
