@@ -29,3 +29,7 @@ func treeOf(pgid int) []int {
 	}
 	return out
 }
+
+// leader is the id of the process group's leader: the command, or its
+// reaper where it has one.
+func (p *Process) leader() int { return p.cmd.Process.Pid }

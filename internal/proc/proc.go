@@ -155,10 +155,6 @@ func closeAfterStart(cmd *exec.Cmd, files ...*os.File) {
 // Pid is the command's process id.
 func (p *Process) Pid() int { return p.pid }
 
-// leader is the id of the process group's leader: the command, or its
-// reaper where it has one.
-func (p *Process) leader() int { return p.cmd.Process.Pid }
-
 // reportedPid reads what the reaper of a started cmd reports on report:
 // its command's pid, or the errno that kept the command from starting
 // (then the reaper has exited, and the caller gets the error exec would
