@@ -146,20 +146,7 @@ func TestJavaDebugTestStopsAtTheFailingJUnitAssertion(t *testing.T) {
 	h := newHarness(t)
 	file := filepath.Join(root, "src/test/java/com/example/shop/CheckoutTest.java")
 	res := h.ok("debug_test", map[string]any{"language": "java", "path": file})
-	test := res.obj("test")
-	if test["failed"] != true || !strings.Contains(test.str("name"), "taxesTwoPrices") {
-		t.Fatalf("debug_test reports the failing test: %v", test)
-	}
-	if m := test.str("message"); !strings.Contains(m, "two prices with tax ==> expected: <400> but was: <420>") {
-		t.Errorf("the assertion's message: %q", m)
-	}
-	wantStop(t, res, "exception", 17)
-	if !strings.HasSuffix(res.obj("location").str("file"), "CheckoutTest.java") {
-		t.Errorf("the stop shows the test's frame: %v", res["location"])
-	}
-	if l := res.vars("locals"); l["taxed"] != "420" {
-		t.Errorf("the test's locals: %v", l)
-	}
+	test := wantJUnitFailure(t, res, junitFailure{"taxesTwoPrices", "two prices with tax ==> expected: <400> but was: <420>", "CheckoutTest.java", 17, "420"})
 	// JUnit's ~90 frames that called the test say nothing of the failure.
 	if trace := res.obj("exception").str("stackTrace"); strings.Contains(trace, "ReflectionUtils") || !strings.Contains(trace, "CheckoutTest.taxesTwoPrices") {
 		t.Errorf("the trace ends at the test: %q", trace)
@@ -301,21 +288,38 @@ func TestJavaDebugTestRunsJUnit4FromPlainBuildDirectories(t *testing.T) {
 	h := newHarness(t)
 	file := filepath.Join(root, "test/com/example/calc/PricesTest.java")
 	res := h.ok("debug_test", map[string]any{"language": "java", "path": file})
-	test := res.obj("test")
-	if test["failed"] != true || !strings.Contains(test.str("name"), "addsTenPercent") {
-		t.Fatalf("debug_test reports the failing test: %v\noutput: %s", test, res.outputText("output"))
-	}
-	if m := test.str("message"); !strings.Contains(m, "ten percent on 100 expected:<110> but was:<120>") {
-		t.Errorf("the assertion's message: %q", m)
-	}
-	wantStop(t, res, "exception", 11)
-	if !strings.HasSuffix(res.obj("location").str("file"), "PricesTest.java") {
-		t.Errorf("the stop shows the test's frame: %v", res["location"])
-	}
-	if l := res.vars("locals"); l["taxed"] != "120" {
-		t.Errorf("the test's locals: %v", l)
-	}
+	test := wantJUnitFailure(t, res, junitFailure{"addsTenPercent", "ten percent on 100 expected:<110> but was:<120>", "PricesTest.java", 11, "120"})
 	if rt := test.str("runtime"); !strings.Contains(rt, "JUnitCore") || !strings.Contains(rt, "build/test-classes") {
 		t.Errorf("test.runtime names JUnitCore and the class path: %q", rt)
 	}
+}
+
+// junitFailure is what debug_test must say of a failing JUnit test: its
+// name, the assertion's message, the stop in the test's own file and line,
+// and the test's local taxed there.
+type junitFailure struct {
+	name, message, file string
+	line                int
+	taxed               string
+}
+
+// wantJUnitFailure checks debug_test's answer res against want and
+// returns its test object.
+func wantJUnitFailure(t *testing.T, res result, want junitFailure) result {
+	t.Helper()
+	test := res.obj("test")
+	if test["failed"] != true || !strings.Contains(test.str("name"), want.name) {
+		t.Fatalf("debug_test reports the failing test: %v\noutput: %s", test, res.outputText("output"))
+	}
+	if m := test.str("message"); !strings.Contains(m, want.message) {
+		t.Errorf("the assertion's message: %q", m)
+	}
+	wantStop(t, res, "exception", want.line)
+	if !strings.HasSuffix(res.obj("location").str("file"), want.file) {
+		t.Errorf("the stop shows the test's frame: %v", res["location"])
+	}
+	if l := res.vars("locals"); l["taxed"] != want.taxed {
+		t.Errorf("the test's locals: %v", l)
+	}
+	return test
 }
