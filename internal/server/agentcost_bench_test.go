@@ -62,6 +62,7 @@ func BenchmarkAgentCost(b *testing.B) {
 	}
 	benchRecordInvestigations(b)
 	benchPrintRounds(b)
+	benchFirstCalls(b)
 	b.Run("tools_list", func(b *testing.B) {
 		for b.Loop() {
 			b.ReportMetric(float64(toolsListBytes(newHarness(b))), "bytes")

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -38,4 +39,21 @@ func TestRecordToolOnEveryRecorder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A JavaScript program outside the server's directory, recorded with no
+// cwd, runs in its own directory, which is its user code: its calls are
+// recorded (they were not: the server's directory was taken instead).
+func TestRecordJavaScriptOutsideTheServersDirectory(t *testing.T) {
+	testenv.RequireAdapter(t, "javascript")
+	prog := filepath.Join(t.TempDir(), "double.js")
+	if err := os.WriteFile(prog, []byte("function double(n) {\n  return 2 * n;\n}\nconsole.log(double(21));\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	res := h.ok("record", map[string]any{"language": "javascript", "scriptPath": prog})
+	if calls := res.obj("report").obj("counts").num("calls"); calls != 1 {
+		t.Errorf("recorded %d calls of double, want 1: %v", calls, res["report"])
+	}
+	h.ok("close_debug_session", map[string]any{"sessionId": res.str("sessionId")})
 }

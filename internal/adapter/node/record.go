@@ -149,7 +149,13 @@ type recordedRun struct {
 
 func (a *Adapter) recordedRun(ctx context.Context, cfg adapter.RecordConfig) (recordedRun, error) {
 	if cfg.Test == nil {
-		return recordedRun{program: cfg.Program, cwd: cfg.Cwd}, nil
+		// As a launch does (and Python's recorder), a program without a
+		// cwd runs in its own directory, which is then its user code.
+		cwd := cfg.Cwd
+		if cwd == "" {
+			cwd = filepath.Dir(cfg.Program)
+		}
+		return recordedRun{program: cfg.Program, cwd: cwd}, nil
 	}
 	plan, err := a.TestPlan(ctx, *cfg.Test)
 	if err != nil {

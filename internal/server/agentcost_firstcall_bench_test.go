@@ -1,0 +1,57 @@
+package server
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// firstCallBugs are bugs of the kinds agents met in real projects (issue
+// 39's trial), each small, each failing two or more calls away from its
+// cause: is the first call's answer, record's report alone, decisive? It
+// is when it shows the call that made the wrong value with that value.
+var firstCallBugs = []struct {
+	name, language, prog string
+	// decisive are facts the answer must show together, in order: the
+	// cause's call and the wrong value it made.
+	decisive []string
+}{
+	// black: a tab counted as 1 column by one package and 4 by another.
+	{"first_call_tab_width_disagrees", "python", "testdata/python/agentcost/indent.py",
+		[]string{`token_indent(line='\treturn 1') -> 1`, `printer_indent(line='\treturn 1') -> 4`}},
+	// bignumber.js: a rounding branch that stores too few digits.
+	{"first_call_rounding_keeps_too_few_digits", "javascript", "testdata/node/agentcost/round.js",
+		[]string{`roundDigits(digits=[9, 9, 9, 6], intLength=1, dp=2) -> {digits: [1, 0, 0], intLength: 2}`}},
+}
+
+// benchFirstCalls records each of firstCallBugs once and reports whether
+// that first answer was decisive on its own (1) or not (0), and its bytes.
+func benchFirstCalls(b *testing.B) {
+	for _, bug := range firstCallBugs {
+		b.Run(bug.name, func(b *testing.B) {
+			testenv.RequireAdapter(b, bug.language)
+			prog := filepath.Join(repoRoot(b), bug.prog)
+			for b.Loop() {
+				m := newMeter(b, "", prog)
+				answer := m.do("record", map[string]any{"language": bug.language, "scriptPath": prog})
+				// The report is JSON: its quotes and arrows are escaped.
+				text := strings.NewReplacer(`\u003e`, ">", `\\`, `\`, `\"`, `"`).Replace(answer)
+				decisive := 1.0
+				for _, fact := range bug.decisive {
+					at := strings.Index(text, fact)
+					if at < 0 {
+						decisive = 0
+						b.Logf("the first answer does not show %q: %s", fact, answer)
+						break
+					}
+					text = text[at+len(fact):]
+				}
+				m.close()
+				b.ReportMetric(decisive, "decisive")
+				b.ReportMetric(float64(m.bytes), "bytes")
+			}
+		})
+	}
+}
