@@ -24,6 +24,15 @@ var firstCallBugs = []struct {
 	// bignumber.js: a rounding branch that stores too few digits.
 	{"first_call_rounding_keeps_too_few_digits", "javascript", "testdata/node/agentcost/round.js",
 		[]string{`roundDigits(digits=[9, 9, 9, 6], intLength=1, dp=2) -> {digits: [1, 0, 0], intLength: 2}`}},
+	// jsoup: one token object renamed while a caller still holds it.
+	{"first_call_token_renamed_while_held", "java", "testdata/java/agentcost/Tokens.java",
+		[]string{`Tokens.next(name="close") -> Tokens$Token#1{name="close"}`, `Tokens.emit(tag=Tokens$Token#1{name="open"}) -> "close then close"`}},
+	// gojq: a variable slot reused across a function definition.
+	{"first_call_slot_reused_across_definition", "go", "testdata/go/agentcost/slots/main.go",
+		[]string{`slot(c=compiler`, `{next=0}) -> 0`, `slot(c=compiler`, `{next=0}) -> 0`, `defineFunc(c=compiler`, `{next=1}, params=1) -> [0]`}},
+	// berry: a register freed while its operand is still live.
+	{"first_call_register_freed_while_live", "c", "testdata/native/c/agentcost/regs.c",
+		[]string{`free_reg(r=0)`, `compile_operand(value=1) -> 0`, `compile_operand(value=2) -> 0`}},
 }
 
 // benchFirstCalls records each of firstCallBugs once and reports whether

@@ -1,0 +1,3 @@
+module example.com/slots
+
+go 1.22
