@@ -59,7 +59,7 @@ func (a *Adapter) Launch(ctx context.Context, cfg adapter.LaunchConfig) (*adapte
 func (a *Adapter) program(ctx context.Context, t target, dryRun bool) (bin, runtime string, err error) {
 	switch t.kind {
 	case kindBinary:
-		return t.path, fmt.Sprintf("%s: the binary %s as given (built by the agent)", a.lang.ID, t.path), nil
+		return t.path, fmt.Sprintf("%s: the binary %s as given", a.lang.ID, t.path), nil
 	case kindC, kindCPP:
 		m := a.finder.machine
 		root, err := cacheRoot()
