@@ -261,6 +261,21 @@ func TestCLIDebugsAFailingGoTest(t *testing.T) {
 	stopLeavesNothing(t, sh)
 }
 
+// The one-call look from a shell: start_debugging {language, probes} makes
+// its own session, and the next call (another process) goes on in it.
+func TestCLIOneCallLookThenEvaluate(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	sh := newShell(t)
+	out := sh.ok("call", "start_debugging", "--json", `{"language": "python", "scriptPath": "testdata/python/loop.py", "probes": ["testdata/python/loop.py:16"]}`)
+	if !strings.Contains(out, "breakpoint") {
+		t.Fatalf("the look did not stop at its probe:\n%s", out)
+	}
+	if out := sh.ok("call", "evaluate_expression", "--expression", "i + 1"); !strings.Contains(out, "result: 1") {
+		t.Fatalf("the next call does not reach the session the look made: %q", out)
+	}
+	stopLeavesNothing(t, sh)
+}
+
 // Another user gets neither the directory that holds the token nor a
 // server without it; a runtime directory others can enter is refused.
 func TestCLIRefusesAnotherUser(t *testing.T) {

@@ -27,6 +27,8 @@ type look struct {
 	prints    bool // some probe prints
 	stops     bool // some probe stops
 	keep      bool
+	// reconnectKey takes a session the call made back after a reconnect.
+	reconnectKey string
 }
 
 // openLook makes the session the call asked for with language (none when
@@ -48,7 +50,7 @@ func (s *Server) openLook(ctx context.Context, a *startArgs) (_ *look, err error
 		if err != nil {
 			return nil, err
 		}
-		lk.sessionID, lk.created = created.SessionID, true
+		lk.sessionID, lk.created, lk.reconnectKey = created.SessionID, true, created.ReconnectKey
 		a.SessionID = created.SessionID
 		defer func() {
 			if err != nil {
@@ -102,7 +104,7 @@ func (lk *look) finish(ctx context.Context, res *runResult, err error) (*runResu
 		return res, err
 	}
 	if lk.created {
-		res.SessionID = lk.sessionID
+		res.SessionID, res.ReconnectKey = lk.sessionID, lk.reconnectKey
 	}
 	if !lk.prints {
 		return res, nil
@@ -121,7 +123,7 @@ func (lk *look) finish(ctx context.Context, res *runResult, err error) (*runResu
 	if ended && !lk.stops && !lk.keep {
 		if cerr := lk.s.sessions.Close(lk.sessionID); cerr == nil {
 			res.Message += " The probes' values are in trace; the session is closed (keep: true keeps it)."
-			res.SessionID = ""
+			res.SessionID, res.ReconnectKey = "", ""
 		}
 	}
 	return res, nil

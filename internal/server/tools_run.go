@@ -66,8 +66,11 @@ type runData struct {
 type runResult struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
-	// SessionID is the session start_debugging {language} created.
-	SessionID string `json:"sessionId,omitempty"`
+	// SessionID is the session start_debugging {language} created, and
+	// ReconnectKey the key that takes it back after a reconnect (HTTP), as
+	// create_debug_session gives.
+	SessionID    string `json:"sessionId,omitempty"`
+	ReconnectKey string `json:"reconnectKey,omitempty"`
 	session.Snapshot
 	// Trace holds the values start_debugging's print probes recorded.
 	Trace   []traceTable `json:"trace,omitempty"`
