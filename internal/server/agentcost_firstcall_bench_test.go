@@ -17,22 +17,30 @@ var firstCallBugs = []struct {
 	// decisive are facts the answer must show together, in order: the
 	// cause's call and the wrong value it made.
 	decisive []string
+	// test, where there is one, fails by the bug: debug_test's first
+	// answer is measured too, against testDecisive: the cause's name with
+	// the wrong value it made (the widths are never stored in a variable:
+	// only a return value shows them).
+	test         string
+	testDecisive []string
 }{
 	// black: a tab counted as 1 column by one package and 4 by another.
 	{"first_call_tab_width_disagrees", "python", "testdata/python/agentcost/indent.py",
-		[]string{`token_indent(line='\treturn 1') -> 1`, `printer_indent(line='\treturn 1') -> 4`}},
+		[]string{`token_indent(line='\treturn 1') -> 1`, `printer_indent(line='\treturn 1') -> 4`},
+		"testdata/python/agentcost/test_indent.py", []string{`token_indent`, `-> 1`, `printer_indent`, `-> 4`}},
 	// bignumber.js: a rounding branch that stores too few digits.
 	{"first_call_rounding_keeps_too_few_digits", "javascript", "testdata/node/agentcost/round.js",
-		[]string{`roundDigits(digits=[9, 9, 9, 6], intLength=1, dp=2) -> {digits: [1, 0, 0], intLength: 2}`}},
+		[]string{`roundDigits(digits=[9, 9, 9, 6], intLength=1, dp=2) -> {digits: [1, 0, 0], intLength: 2}`},
+		"testdata/node/agentcost/round.test.js", []string{`roundDigits`, `[1, 0, 0]`}},
 	// jsoup: one token object renamed while a caller still holds it.
 	{"first_call_token_renamed_while_held", "java", "testdata/java/agentcost/Tokens.java",
-		[]string{`Tokens.next(name="close") -> Tokens$Token#1{name="close"}`, `Tokens.emit(tag=Tokens$Token#1{name="open"}) -> "close then close"`}},
+		[]string{`Tokens.next(name="close") -> Tokens$Token#1{name="close"}`, `Tokens.emit(tag=Tokens$Token#1{name="open"}) -> "close then close"`}, "", nil},
 	// gojq: a variable slot reused across a function definition.
 	{"first_call_slot_reused_across_definition", "go", "testdata/go/agentcost/slots/main.go",
-		[]string{`slot(c=compiler`, `{next=0}) -> 0`, `slot(c=compiler`, `{next=0}) -> 0`, `defineFunc(c=compiler`, `{next=1}, params=1) -> [0]`}},
+		[]string{`slot(c=compiler`, `{next=0}) -> 0`, `slot(c=compiler`, `{next=0}) -> 0`, `defineFunc(c=compiler`, `{next=1}, params=1) -> [0]`}, "", nil},
 	// berry: a register freed while its operand is still live.
 	{"first_call_register_freed_while_live", "c", "testdata/native/c/agentcost/regs.c",
-		[]string{`free_reg(r=0)`, `compile_operand(value=1) -> 0`, `compile_operand(value=2) -> 0`}},
+		[]string{`free_reg(r=0)`, `compile_operand(value=1) -> 0`, `compile_operand(value=2) -> 0`}, "", nil},
 }
 
 // benchFirstCalls records each of firstCallBugs once and reports whether
@@ -45,22 +53,42 @@ func benchFirstCalls(b *testing.B) {
 			for b.Loop() {
 				m := newMeter(b, "", prog)
 				answer := m.do("record", map[string]any{"language": bug.language, "scriptPath": prog})
-				// The report is JSON: its quotes and arrows are escaped.
-				text := strings.NewReplacer(`\u003e`, ">", `\\`, `\`, `\"`, `"`).Replace(answer)
 				decisive := 1.0
-				for _, fact := range bug.decisive {
-					at := strings.Index(text, fact)
-					if at < 0 {
-						decisive = 0
-						b.Logf("the first answer does not show %q: %s", fact, answer)
-						break
-					}
-					text = text[at+len(fact):]
+				if !showsFacts(answer, bug.decisive) {
+					decisive = 0
+					b.Logf("the first answer does not show %q: %s", bug.decisive, answer)
 				}
 				m.close()
 				b.ReportMetric(decisive, "decisive")
 				b.ReportMetric(float64(m.bytes), "bytes")
+				if bug.test == "" {
+					continue
+				}
+				t := newMeter(b, "", filepath.Join(repoRoot(b), bug.test))
+				answer = t.do("debug_test", map[string]any{"language": bug.language, "path": t.prog})
+				shown := 1.0
+				if !showsFacts(answer, bug.testDecisive) {
+					shown = 0
+					b.Logf("debug_test's first answer does not show %q: %s", bug.testDecisive, answer)
+				}
+				t.close()
+				b.ReportMetric(shown, "debug_test-decisive")
+				b.ReportMetric(float64(t.bytes), "debug_test-bytes")
 			}
 		})
 	}
+}
+
+// showsFacts reports whether an answer's text shows facts in order, its
+// JSON escapes undone.
+func showsFacts(answer string, facts []string) bool {
+	text := strings.NewReplacer(`\u003e`, ">", `\\`, `\`, `\"`, `"`).Replace(answer)
+	for _, fact := range facts {
+		at := strings.Index(text, fact)
+		if at < 0 {
+			return false
+		}
+		text = text[at+len(fact):]
+	}
+	return true
 }

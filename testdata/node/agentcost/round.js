@@ -31,8 +31,12 @@ function format(value, dp) {
   return s.slice(0, r.intLength) + "." + s.slice(r.intLength);
 }
 
-const got = format(9.996, 2);
-if (got !== "10.00") {
-  throw new Error(`format(9.996, 2) is ${got}, not 10.00`);
+module.exports = { format };
+
+if (require.main === module) {
+  const got = format(9.996, 2);
+  if (got !== "10.00") {
+    throw new Error(`format(9.996, 2) is ${got}, not 10.00`);
+  }
+  console.log(got);
 }
-console.log(got);

@@ -27,4 +27,5 @@ def check_block(lines):
             raise ValueError(f"line {number}: the tokenizer and the printer disagree on its indentation")
 
 
-check_block(["def f():", "\treturn 1"])
+if __name__ == "__main__":
+    check_block(["def f():", "\treturn 1"])
