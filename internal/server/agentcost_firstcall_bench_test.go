@@ -51,32 +51,30 @@ func benchFirstCalls(b *testing.B) {
 			testenv.RequireAdapter(b, bug.language)
 			prog := filepath.Join(repoRoot(b), bug.prog)
 			for b.Loop() {
-				m := newMeter(b, "", prog)
-				answer := m.do("record", map[string]any{"language": bug.language, "scriptPath": prog})
-				decisive := 1.0
-				if !showsFacts(answer, bug.decisive) {
-					decisive = 0
-					b.Logf("the first answer does not show %q: %s", bug.decisive, answer)
+				measureFirstCall(b, prog, "", "record", map[string]any{"language": bug.language, "scriptPath": prog}, bug.decisive)
+				if bug.test != "" {
+					test := filepath.Join(repoRoot(b), bug.test)
+					measureFirstCall(b, test, "debug_test-", "debug_test", map[string]any{"language": bug.language, "path": test}, bug.testDecisive)
 				}
-				m.close()
-				b.ReportMetric(decisive, "decisive")
-				b.ReportMetric(float64(m.bytes), "bytes")
-				if bug.test == "" {
-					continue
-				}
-				t := newMeter(b, "", filepath.Join(repoRoot(b), bug.test))
-				answer = t.do("debug_test", map[string]any{"language": bug.language, "path": t.prog})
-				shown := 1.0
-				if !showsFacts(answer, bug.testDecisive) {
-					shown = 0
-					b.Logf("debug_test's first answer does not show %q: %s", bug.testDecisive, answer)
-				}
-				t.close()
-				b.ReportMetric(shown, "debug_test-decisive")
-				b.ReportMetric(float64(t.bytes), "debug_test-bytes")
 			}
 		})
 	}
+}
+
+// measureFirstCall makes one call on prog as a new agent would and
+// reports, under names that begin with prefix, whether its answer showed
+// facts (decisive: 1 or 0) and its bytes.
+func measureFirstCall(b *testing.B, prog, prefix, tool string, args map[string]any, facts []string) {
+	m := newMeter(b, "", prog)
+	answer := m.do(tool, args)
+	decisive := 1.0
+	if !showsFacts(answer, facts) {
+		decisive = 0
+		b.Logf("%s's first answer does not show %q: %s", tool, facts, answer)
+	}
+	m.close()
+	b.ReportMetric(decisive, prefix+"decisive")
+	b.ReportMetric(float64(m.bytes), prefix+"bytes")
 }
 
 // showsFacts reports whether an answer's text shows facts in order, its
