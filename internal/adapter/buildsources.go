@@ -37,8 +37,11 @@ type BuildSourceReader interface {
 // directory to resolve it (Go's -trimpath: "example.com/loop/main.go"),
 // stays relative, slash-separated.
 func DWARFSources(bin string, names []string) (map[string][]int, error) {
-	d := openDWARF(bin)
-	if d == nil {
+	// A source file, a directory, a binary without DWARF or with DWARF
+	// this cannot read names no sources: the breakpoints then fare as they
+	// would have without this (the adapter says why they did not bind).
+	d, err := BinaryDWARF(bin)
+	if err != nil {
 		return nil, nil
 	}
 	want := map[string]bool{}
@@ -103,34 +106,26 @@ func baseName(p string) string {
 	return path.Base(filepath.ToSlash(p))
 }
 
-// openDWARF opens bin's DWARF; nil when bin is no binary this reads (a
-// source file, a directory) or has none. On macOS the DWARF may lie in a
-// .dSYM bundle beside the binary.
-func openDWARF(bin string) *dwarf.Data {
+// BinaryDWARF opens an ELF (Linux), PE (Windows) or Mach-O (macOS)
+// binary's DWARF. On macOS the DWARF may lie in a .dSYM bundle beside the
+// binary.
+func BinaryDWARF(bin string) (*dwarf.Data, error) {
 	if f, err := elf.Open(bin); err == nil {
 		defer f.Close()
-		return dwarfOf(f.DWARF)
+		return f.DWARF()
 	}
 	if f, err := pe.Open(bin); err == nil {
 		defer f.Close()
-		return dwarfOf(f.DWARF)
+		return f.DWARF()
 	}
 	for _, p := range []string{filepath.Join(bin+".dSYM", "Contents", "Resources", "DWARF", filepath.Base(bin)), bin} {
 		if f, err := macho.Open(p); err == nil {
-			defer f.Close()
-			return dwarfOf(f.DWARF)
+			d, err := f.DWARF()
+			f.Close()
+			if err == nil {
+				return d, nil
+			}
 		}
 	}
-	return nil
-}
-
-// dwarfOf reads a binary's DWARF. A binary without any, or with DWARF this
-// cannot read, names no sources: the breakpoints then fare as they would
-// have without this (the adapter says why they did not bind).
-func dwarfOf(read func() (*dwarf.Data, error)) *dwarf.Data {
-	d, err := read()
-	if err != nil {
-		return nil
-	}
-	return d
+	return nil, errors.New("neither an ELF, a PE nor a Mach-O binary with DWARF")
 }

@@ -70,3 +70,35 @@ func WaitGone(pid int, d time.Duration) bool {
 	defer syscall.Close(fd)
 	return pidfdWait(fd, d) || !Alive(pid)
 }
+
+// pinAll opens a pidfd on each of pids that still runs, so that a signal
+// reaches that process and never a later holder of its pid.
+func pinAll(pids []int) []int {
+	var fds []int
+	for _, pid := range pids {
+		if fd, err := pidfdOpen(pid); err == nil {
+			fds = append(fds, fd)
+		}
+	}
+	return fds
+}
+
+// signalAll sends sig to every pinned process.
+func signalAll(fds []int, sig syscall.Signal) {
+	for _, fd := range fds {
+		_ = pidfdSignal(fd, sig)
+	}
+}
+
+// killAfter waits until deadline for each pinned process to exit, SIGKILLs
+// those still alive (waiting up to reapWait for them), and closes the
+// pidfds.
+func killAfter(fds []int, deadline time.Time) {
+	for _, fd := range fds {
+		if !pidfdWait(fd, time.Until(deadline)) {
+			_ = pidfdSignal(fd, syscall.SIGKILL)
+			pidfdWait(fd, reapWait)
+		}
+		syscall.Close(fd)
+	}
+}

@@ -73,12 +73,7 @@ func (hostPlatform) kill(p *Process) {
 		// ours.
 		return
 	}
-	var fds []int
-	for _, pid := range treeOf(p.leader()) {
-		if fd, err := pidfdOpen(pid); err == nil {
-			fds = append(fds, fd)
-		}
-	}
+	fds := pinAll(treeOf(p.leader()))
 	sig := syscall.SIGTERM
 	if reaped {
 		sig = syscall.SIGKILL
@@ -88,9 +83,7 @@ func (hostPlatform) kill(p *Process) {
 		_ = syscall.Kill(-p.leader(), sig)
 		_ = syscall.Kill(p.leader(), sig)
 	}
-	for _, fd := range fds {
-		_ = pidfdSignal(fd, sig)
-	}
+	signalAll(fds, sig)
 	deadline := time.Now().Add(killGrace)
 	select {
 	case <-p.done:
@@ -99,13 +92,7 @@ func (hostPlatform) kill(p *Process) {
 		_ = syscall.Kill(p.leader(), syscall.SIGKILL)
 		<-p.done
 	}
-	for _, fd := range fds {
-		if !pidfdWait(fd, time.Until(deadline)) {
-			_ = pidfdSignal(fd, syscall.SIGKILL)
-			pidfdWait(fd, reapWait)
-		}
-		syscall.Close(fd)
-	}
+	killAfter(fds, deadline)
 }
 
 // pidTaken reports whether some process or thread holds pid now (a zombie

@@ -153,24 +153,12 @@ func hasChildren() bool {
 	return err == nil
 }
 
-// endAll ends the given processes, pinned by pidfds first so that no
-// reused pid is signalled: SIGTERM, and SIGKILL for what is alive after
-// killGrace.
+// endAll ends the given processes: SIGTERM, and SIGKILL for what is alive
+// after killGrace.
 func endAll(pids []int) {
-	var fds []int
-	for _, pid := range pids {
-		if fd, err := pidfdOpen(pid); err == nil {
-			fds = append(fds, fd)
-			_ = pidfdSignal(fd, syscall.SIGTERM)
-		}
-	}
-	deadline := time.Now().Add(killGrace)
-	for _, fd := range fds {
-		if !pidfdWait(fd, time.Until(deadline)) {
-			_ = pidfdSignal(fd, syscall.SIGKILL)
-		}
-		syscall.Close(fd)
-	}
+	fds := pinAll(pids)
+	signalAll(fds, syscall.SIGTERM)
+	killAfter(fds, time.Now().Add(killGrace))
 }
 
 // reapAll reaps the reaper's children until it has none, for at most d.

@@ -109,15 +109,13 @@ func (lk *look) finish(ctx context.Context, res *runResult, err error) (*runResu
 	if !lk.prints {
 		return res, nil
 	}
-	trace := lk.s.printedValues(ctx, lk.sessionID)
-	if trace == nil {
-		trace = &getTraceResult{}
-	}
-	res.Trace = trace.Tables
-	if trace.More {
-		// The rest would be lost with the session: it stays open.
-		res.Message += fmt.Sprintf(" More values than shown: get_trace {since: %d} reads on; close_debug_session when done.", trace.NextSince)
-		return res, nil
+	if trace := lk.s.printedValues(ctx, lk.sessionID); trace != nil {
+		res.Trace = trace.Tables
+		if trace.More {
+			// The rest would be lost with the session: it stays open.
+			res.Message += fmt.Sprintf(" More values than shown: get_trace {since: %d} reads on; close_debug_session when done.", trace.NextSince)
+			return res, nil
+		}
 	}
 	ended := res.State == session.StateStopped
 	if ended && !lk.stops && !lk.keep {

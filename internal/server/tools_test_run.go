@@ -127,8 +127,10 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 		prefix = "The tests passed: nothing to debug."
 	}
 	run := runResultOf(res.Snapshot, prefix).shape(a.shapeArgs)
-	if trace := s.printedValues(ctx, sess.ID); prints && trace != nil {
-		run.Trace = trace.Tables
+	if prints {
+		if trace := s.printedValues(ctx, sess.ID); trace != nil {
+			run.Trace = trace.Tables
+		}
 	}
 	return &debugTestResult{
 		runResult:    *run,

@@ -2,12 +2,11 @@ package session
 
 import (
 	"debug/dwarf"
-	"debug/elf"
-	"debug/macho"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
 )
 
 // nativeUserFunctions lists the functions of a C, C++ or Rust binary
@@ -21,7 +20,7 @@ import (
 // Overloads share their name, and one breakpoint. lldb-dap itself cannot
 // list them: its completions and modules requests name no functions.
 func nativeUserFunctions(bin string, roots []string) ([]userFunction, error) {
-	d, err := binaryDWARF(bin)
+	d, err := adapter.BinaryDWARF(bin)
 	if err != nil {
 		return nil, fmt.Errorf("reading the debug information of %s: %w", bin, err)
 	}
@@ -231,23 +230,4 @@ func underRoots(file string, roots []string) bool {
 		}
 	}
 	return false
-}
-
-// binaryDWARF opens an ELF (Linux) or Mach-O (macOS) binary's DWARF. On
-// macOS the DWARF may lie in a .dSYM bundle beside the binary.
-func binaryDWARF(bin string) (*dwarf.Data, error) {
-	if f, err := elf.Open(bin); err == nil {
-		defer f.Close()
-		return f.DWARF()
-	}
-	for _, path := range []string{filepath.Join(bin+".dSYM", "Contents", "Resources", "DWARF", filepath.Base(bin)), bin} {
-		if f, err := macho.Open(path); err == nil {
-			d, err := f.DWARF()
-			f.Close()
-			if err == nil {
-				return d, nil
-			}
-		}
-	}
-	return nil, errors.New("neither an ELF nor a Mach-O binary with DWARF")
 }

@@ -30,9 +30,13 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	} else if !st.IsDir() {
 		dir = filepath.Dir(req.Path)
 	}
+	// The project's root is where its own runs (and its CI) start the
+	// tests, so that `import pkg` finds the package beside them.
 	cwd := req.Cwd
 	if cwd == "" {
-		cwd = projectRoot(dir)
+		if cwd = localHost(ctx, search{env: req.Env}).projectRoot(dir); cwd == "" {
+			cwd = dir
+		}
 	}
 	s := search{explicit: req.ExecutablePath, script: req.Path, dir: cwd, env: req.Env}
 	runner, err := a.testRunner(ctx, req, dir, cwd, s)

@@ -20,26 +20,6 @@ const (
 	runnerUnittest = "unittest"
 )
 
-// projectMarkers are the files that mark a Python project's root, where
-// its own runs (and its CI) start the tests, so that `import pkg` finds
-// the package beside them.
-var projectMarkers = []string{"pyproject.toml", "setup.py", "setup.cfg", ".git"}
-
-// projectRoot is the nearest directory at or above dir holding a project
-// marker; dir itself when none does.
-func projectRoot(dir string) string {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		for _, m := range projectMarkers {
-			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
-				return d
-			}
-		}
-		if filepath.Dir(d) == d {
-			return dir
-		}
-	}
-}
-
 // testRunner is the runner the agent chose, else the one the project
 // uses: pytest when its configuration or its tests name pytest, or its own
 // environment has it installed; unittest for a unittest suite; pytest
