@@ -201,6 +201,9 @@ type TestRequest struct {
 	// plan's; Env is added over the plan's.
 	Cwd string
 	Env map[string]string
+	// StdinFile, when set, is a regular file the tests read as their
+	// standard input (LaunchConfig.StdinFile).
+	StdinFile string
 }
 
 // TestPlan is a launch that runs tests, and how to read a failure.
@@ -431,6 +434,18 @@ type Quirks struct {
 	// session checks that the thread is paused again before it says so.
 	// docs/adapter-quirks.md: debugpy-4, jvm-4.
 	LimitEvaluation func(ctx context.Context, call CallFunc, frameID int, limit time.Duration) (map[string]any, error)
+	// WaitingOn, when set, tells from a paused thread's stack what the
+	// thread waits on (a lock, a channel, sleep, I/O), for the view of
+	// every thread at once; ok is false when the stack shows no wait the
+	// adapter knows (a thread that was running).
+	// docs/adapter-quirks.md: delve-27, debugpy-18, lldb-30, jvm-11.
+	WaitingOn func(t ThreadStack) (w Wait, ok bool)
+	// LibraryFrame, when set, marks frames that have source but are the
+	// runtime's or the standard library's (Go's, under GOROOT): the view
+	// of every thread at once shows the program's frames only, while
+	// get_stack_trace still lists these.
+	// docs/adapter-quirks.md: delve-27.
+	LibraryFrame func(name, path string) bool
 }
 
 // EvaluateTimeoutArgument is the evaluate argument, in milliseconds, by
@@ -460,6 +475,12 @@ func (q Quirks) Frame(name string) string {
 // through InternalFrame.
 func (q Quirks) Internal(name, path string) bool {
 	return q.InternalFrame != nil && q.InternalFrame(name, path)
+}
+
+// Library reports whether a frame is the runtime's or a library's by
+// LibraryFrame.
+func (q Quirks) Library(name, path string) bool {
+	return q.LibraryFrame != nil && q.LibraryFrame(name, path)
 }
 
 // FunctionName is the name to send for a function breakpoint.

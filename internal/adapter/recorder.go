@@ -28,6 +28,9 @@ type RecordConfig struct {
 	Cwd string
 	// Env is added to the server's environment.
 	Env map[string]string
+	// StdinFile, when set, is a regular file the program (or the tests)
+	// reads as its standard input; otherwise it reads /dev/null.
+	StdinFile string
 	// Test, when set, runs the language's test runner on Test.Path (one
 	// test when Test.Name is set) instead of Program.
 	Test *TestRequest

@@ -40,6 +40,8 @@ type Server struct {
 	log      *slog.Logger
 	// cwd resolves relative paths.
 	cwd string
+	// profile chooses the tools offered.
+	profile Profile
 }
 
 // Options configure New.
@@ -51,6 +53,8 @@ type Options struct {
 	// misses keepAliveMisses pings in a row loses its MCP session, which
 	// over HTTP is how a client that vanished without a DELETE is found.
 	KeepAlive time.Duration
+	// Tools is the profile of tools offered ("": ProfileDefault).
+	Tools Profile
 }
 
 // keepAliveMisses is how many pings in a row a client may miss before its
@@ -68,10 +72,15 @@ func New(opts Options) *Server {
 	if cwd == "" {
 		cwd, _ = filepath.Abs(".")
 	}
+	profile := opts.Tools
+	if profile == "" {
+		profile = ProfileDefault
+	}
 	s := &Server{
 		sessions: session.NewManager(log),
 		log:      log,
 		cwd:      cwd,
+		profile:  profile,
 	}
 	s.watches.ctx, s.watches.cancel = context.WithCancel(context.Background())
 	s.watches.byURI = map[string]*outputWatch{}
@@ -85,12 +94,13 @@ func New(opts Options) *Server {
 		log.Info("killed the programs of a server that is gone", "pids", pids)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "mcp-debugger", Title: "mcp-debugger", Version: Version}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructionsFor(profile),
 		Logger:       log,
 		// Not the SDK's default {"logging": {}}: the server sends no log
 		// messages to clients (MCP deprecates them), so it does not offer to.
 		Capabilities:       &mcp.ServerCapabilities{},
 		SubscribeHandler:   s.subscribe,
+		CompletionHandler:  completeArgument,
 		UnsubscribeHandler: s.unsubscribe,
 		KeepAlive:          opts.KeepAlive,
 		// One missed ping is a busy client or a slow machine; several in a
@@ -113,6 +123,7 @@ func New(opts Options) *Server {
 	s.addJavaTools()
 	s.addOutputResource()
 	s.addPrompts()
+	s.refuseLogging()
 	s.installObservers()
 	return s
 }
@@ -172,6 +183,8 @@ var schemaOptions = &jsonschema.ForOptions{
 		// Variable nests itself through children, which schema inference
 		// cannot express; describe it by hand.
 		reflect.TypeFor[session.Variable](): variableSchema,
+		reflect.TypeFor[EnvVars]():          envVarsSchema,
+		reflect.TypeFor[JSONObject]():       jsonObjectSchema,
 	},
 }
 
@@ -208,12 +221,15 @@ func userError(hint, format string, args ...any) error {
 // {success:false, error, hint}, both as structuredContent and as JSON text,
 // which is what the reference's clients parse.
 func addTool[In, Out any](s *Server, name, description string, h func(context.Context, *In) (*Out, error)) {
+	if !s.profile.offers(name) {
+		return
+	}
 	in, err := jsonschema.For[In](schemaOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
 	}
-	in.AdditionalProperties = nil
-	dropNullTypes(in)
+	portableInput(in)
+	open := openArgNames(reflect.TypeFor[In]())
 	out, err := jsonschema.For[Out](schemaOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
@@ -232,7 +248,7 @@ func addTool[In, Out any](s *Server, name, description string, h func(context.Co
 		var result any
 		var callErr error
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
-			raw, err := normalizeArgs(raw, in)
+			raw, err := normalizeArgs(raw, in, open)
 			if err == nil {
 				err = decodeError(json.Unmarshal(raw, args))
 			}
@@ -348,6 +364,15 @@ func (s *Server) absPath(p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(s.cwd, p)
+}
+
+// stdinFilePath is absPath for the optional stdinFile argument: "" stays
+// "" (no input file), where absPath would make it ".".
+func (s *Server) stdinFilePath(p string) string {
+	if p == "" {
+		return ""
+	}
+	return s.absPath(p)
 }
 
 // millis turns a millisecond argument into a duration (0 stays 0: default).

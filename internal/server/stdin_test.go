@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,4 +58,47 @@ func TestProgramReadsTheStdinGiven(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A test run and a recording read the standard input they are given, as
+// start_debugging's program does: debug_test's failure message and the
+// recorded program's output say what was read. pytest's capture would
+// refuse the read: the tests run without it when input was given.
+func TestTestsAndRecordingsReadTheStdinGiven(t *testing.T) {
+	t.Run("debug_test", func(t *testing.T) {
+		rows := []struct{ language, path string }{
+			{"python", filepath.Join(repoRoot(t), "testdata", "python", "stdintests", "test_input.py")},
+			{"go", goProgram(t, "stdin", "stdin_test.go")},
+		}
+		for _, row := range rows {
+			t.Run(row.language, func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t)
+				res := h.ok("debug_test", map[string]any{"language": row.language, "path": row.path, "stdin": "alpha\nbeta\n"})
+				if msg := res.obj("test").str("message"); !strings.Contains(msg, "read 2 lines, first alpha") {
+					t.Errorf("the test should fail saying what it read: %q in %v", msg, res)
+				}
+			})
+		}
+	})
+	t.Run("record", func(t *testing.T) {
+		rows := []struct{ language, program string }{
+			{"python", pythonProgram(t, "stdin.py")},
+			{"javascript", nodeProgram(t, "stdin.js")},
+			{"java", javaSource(t, "Stdin.java")},
+			{"go", goProgram(t, "stdin", "main.go")},
+			{"c", nativeProgram(t, "c", "stdin.c")},
+		}
+		for _, row := range rows {
+			t.Run(row.language, func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t)
+				res := h.ok("record", map[string]any{"language": row.language, "scriptPath": row.program, "stdin": "alpha\nbeta\n"})
+				out := h.ok("get_output", map[string]any{"sessionId": res.str("sessionId")}).outputText("entries")
+				if !strings.Contains(out, "read 2 lines, first alpha") {
+					t.Errorf("the recorded program should read its input: output %q", out)
+				}
+			})
+		}
+	})
 }

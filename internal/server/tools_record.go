@@ -13,19 +13,21 @@ import (
 )
 
 type recordArgs struct {
-	Language       string            `json:"language"`
-	ScriptPath     string            `json:"scriptPath,omitempty"`
-	Path           string            `json:"path,omitempty" jsonschema:"a test file or dir instead"`
-	Name           string            `json:"name,omitempty"`
-	Args           []string          `json:"args,omitempty"`
-	Cwd            string            `json:"cwd,omitempty"`
-	Env            map[string]string `json:"env,omitempty"`
-	ExecutablePath string            `json:"executablePath,omitempty"`
-	Include        []string          `json:"include,omitempty"`
-	Lines          []string          `json:"lines,omitempty" jsonschema:"functions to record lines of (for history)"`
-	MaxEvents      Int               `json:"maxEvents,omitempty"`
-	UseRepr        bool              `json:"useRepr,omitempty"`
-	MaxBytes       Int               `json:"maxBytes,omitempty"`
+	Language       string   `json:"language" jsonschema:"python, javascript, java, go, c, cpp or rust"`
+	ScriptPath     string   `json:"scriptPath,omitempty" jsonschema:"the program to run"`
+	Path           string   `json:"path,omitempty" jsonschema:"a test file or dir instead"`
+	Name           string   `json:"name,omitempty" jsonschema:"with path: the one test to run"`
+	Args           []string `json:"args,omitempty" jsonschema:"the program's arguments"`
+	Cwd            string   `json:"cwd,omitempty" jsonschema:"working directory; the code recorded is what lies under it (and include)"`
+	Env            EnvVars  `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
+	Stdin          *string  `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
+	StdinFile      string   `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
+	ExecutablePath string   `json:"executablePath,omitempty" jsonschema:"the interpreter or runtime to run it with"`
+	Include        []string `json:"include,omitempty" jsonschema:"more directories whose code is recorded"`
+	Lines          []string `json:"lines,omitempty" jsonschema:"functions to record lines of (for history)"`
+	MaxEvents      Int      `json:"maxEvents,omitempty" jsonschema:"events kept at most (the report warns of those dropped)"`
+	UseRepr        bool     `json:"useRepr,omitempty" jsonschema:"Python: show values with repr(), which runs the program's code"`
+	MaxBytes       Int      `json:"maxBytes,omitempty" jsonschema:"report size cap (default 4000)"`
 }
 
 // recordResult is the report of a recorded run, with what query_recording
@@ -75,6 +77,13 @@ func (s *Server) record(ctx context.Context, a *recordArgs) (*recordResult, erro
 	sess, key, err := s.recordSession(ctx, a, target)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.StdinFile, err = sess.StdinFile(a.Stdin, s.stdinFilePath(a.StdinFile)); err != nil {
+		s.sessions.Close(sess.ID)
+		return nil, err
+	}
+	if cfg.Test != nil {
+		cfg.Test.StdinFile = cfg.StdinFile
 	}
 	runCtx, cancel := context.WithTimeout(ctx, recordTimeout)
 	defer cancel()
@@ -207,16 +216,16 @@ func (res *recordResult) fit(maxBytes int) {
 }
 
 type queryRecordingArgs struct {
-	RecordingID string `json:"recordingId"`
-	Calls       string `json:"calls,omitempty"`
-	Where       string `json:"where,omitempty"`
-	First       bool   `json:"first,omitempty"`
-	History     string `json:"history,omitempty"`
-	Local       string `json:"local,omitempty"`
-	From        Int    `json:"from,omitempty"`
-	To          Int    `json:"to,omitempty"`
-	Cursor      Int    `json:"cursor,omitempty"`
-	Limit       Int    `json:"limit,omitempty"`
+	RecordingID string `json:"recordingId" jsonschema:"record's recordingId"`
+	Calls       string `json:"calls,omitempty" jsonschema:"a function: its calls"`
+	Where       string `json:"where,omitempty" jsonschema:"with calls: comparisons on argument names and return, joined by &&"`
+	First       bool   `json:"first,omitempty" jsonschema:"with calls: the first match only"`
+	History     string `json:"history,omitempty" jsonschema:"a function named in record's lines: a local's history in it"`
+	Local       string `json:"local,omitempty" jsonschema:"with history: the local"`
+	From        Int    `json:"from,omitempty" jsonschema:"a call's id: the calls from it to to"`
+	To          Int    `json:"to,omitempty" jsonschema:"with from: the last call's id"`
+	Cursor      Int    `json:"cursor,omitempty" jsonschema:"the previous answer's nextCursor"`
+	Limit       Int    `json:"limit,omitempty" jsonschema:"rows per page"`
 }
 
 type queryRecordingResult struct {
@@ -286,7 +295,7 @@ func (s *Server) recorded(ctx context.Context, id string) (*session.Recorded, *s
 	}
 	for _, sess := range s.sessions.List() {
 		if rec, ok := sess.Recorded(id); ok {
-			if err := s.checkOwner(callerOf(ctx).client, sess.ID, false); err != nil {
+			if err := s.checkOwner(callerOf(ctx), sess.ID, false); err != nil {
 				return nil, nil, userError(foreignHint, "recording %s belongs to another client; only the client that created its debug session can use it", id)
 			}
 			return rec, sess, nil

@@ -12,22 +12,22 @@ import (
 )
 
 type startArgs struct {
-	SessionID           string            `json:"sessionId,omitempty"`
-	ScriptPath          string            `json:"scriptPath,omitempty" jsonschema:"the program (absolute or relative to the server's cwd); Java: also .class, .jar, main class"`
-	Args                []string          `json:"args,omitempty" jsonschema:"the program's arguments"`
-	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory (default: the script's)"`
-	Env                 map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
-	Stdin               *string           `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
-	StdinFile           string            `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
-	StopOnEntry         *bool             `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
-	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
-	DapLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"fields for the adapter's launch request (justMyCode, …; Java: mainClass, classPaths, vmArgs)"`
-	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"as dapLaunchArgs"`
-	DryRunSpawn         bool              `json:"dryRunSpawn,omitempty" jsonschema:"start nothing: return the adapter command and launch request"`
-	WaitForStop         *bool             `json:"waitForStop,omitempty" jsonschema:"answer with the first stop or the end (default true)"`
-	Timeout             Int               `json:"timeout,omitempty" jsonschema:"ms to wait for the first stop (default 30000)"`
-	PathMappings        pathMappings      `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
-	StopAt              *stopAtArgs       `json:"stopAt,omitempty" jsonschema:"run the recording's program again to this event"`
+	SessionID           string       `json:"sessionId,omitempty"`
+	ScriptPath          string       `json:"scriptPath,omitempty" jsonschema:"the program (absolute or relative to the server's cwd); Java: also .class, .jar, main class"`
+	Args                []string     `json:"args,omitempty" jsonschema:"the program's arguments"`
+	Cwd                 string       `json:"cwd,omitempty" jsonschema:"working directory (default: the script's)"`
+	Env                 EnvVars      `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
+	Stdin               *string      `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
+	StdinFile           string       `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
+	StopOnEntry         *bool        `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
+	BreakOnExceptions   string       `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
+	DapLaunchArgs       JSONObject   `json:"dapLaunchArgs,omitempty" jsonschema:"a JSON object of fields for the adapter's launch request, e.g. {\"justMyCode\": false} (Java: mainClass, classPaths, vmArgs)"`
+	AdapterLaunchConfig JSONObject   `json:"adapterLaunchConfig,omitempty" jsonschema:"as dapLaunchArgs"`
+	DryRunSpawn         bool         `json:"dryRunSpawn,omitempty" jsonschema:"start nothing: return the adapter command and launch request"`
+	WaitForStop         *bool        `json:"waitForStop,omitempty" jsonschema:"answer with the first stop or the end (default true)"`
+	Timeout             Int          `json:"timeout,omitempty" jsonschema:"ms to wait for the first stop (default 30000)"`
+	PathMappings        pathMappings `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
+	StopAt              *stopAtArgs  `json:"stopAt,omitempty" jsonschema:"run the recording's program again to this event"`
 	lookArgs
 	shapeArgs
 }
@@ -82,8 +82,8 @@ type runResult struct {
 // shapeArgs are the answer-shaping arguments of every tool that returns a
 // stop snapshot. The instructions describe them once, for all those tools.
 type shapeArgs struct {
-	ChangesOnly bool `json:"changesOnly,omitempty"`
-	MaxBytes    Int  `json:"maxBytes,omitempty"`
+	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only the locals changed since the last stop in this frame"`
+	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000)"`
 }
 
 // shape applies changesOnly and the byte budget.
@@ -96,18 +96,18 @@ func (res *runResult) shape(a shapeArgs) *runResult {
 }
 
 type attachArgs struct {
-	SessionID         string         `json:"sessionId"`
-	Host              string         `json:"host,omitempty" jsonschema:"the debug server's host (default 127.0.0.1)"`
-	Port              Int            `json:"port,omitempty" jsonschema:"the debug server's port"`
-	ProcessID         Int            `json:"processId,omitempty" jsonschema:"a local process to attach to, where the adapter can"`
-	Timeout           Int            `json:"timeout,omitempty" jsonschema:"ms to wait (default 30000)"`
-	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source roots of the remote program"`
-	StopOnEntry       *bool          `json:"stopOnEntry,omitempty" jsonschema:"pause once attached (default true, unless waitForStop is given)"`
-	JustMyCode        *bool          `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping"`
-	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
-	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields for the adapter's attach request"`
-	WaitForStop       *bool          `json:"waitForStop,omitempty" jsonschema:"true: run on and wait for the first stop; false: run on and return"`
-	PathMappings      pathMappings   `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
+	SessionID         string       `json:"sessionId"`
+	Host              string       `json:"host,omitempty" jsonschema:"the debug server's host (default 127.0.0.1)"`
+	Port              Int          `json:"port,omitempty" jsonschema:"the debug server's port"`
+	ProcessID         Int          `json:"processId,omitempty" jsonschema:"a local process to attach to, where the adapter can"`
+	Timeout           Int          `json:"timeout,omitempty" jsonschema:"ms to wait (default 30000)"`
+	SourcePaths       []string     `json:"sourcePaths,omitempty" jsonschema:"source roots of the remote program"`
+	StopOnEntry       *bool        `json:"stopOnEntry,omitempty" jsonschema:"pause once attached (default true, unless waitForStop is given)"`
+	JustMyCode        *bool        `json:"justMyCode,omitempty" jsonschema:"skip library code when stepping"`
+	BreakOnExceptions string       `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
+	AdapterConfig     JSONObject   `json:"adapterConfig,omitempty" jsonschema:"a JSON object of fields for the adapter's attach request"`
+	WaitForStop       *bool        `json:"waitForStop,omitempty" jsonschema:"true: run on and wait for the first stop; false: run on and return"`
+	PathMappings      pathMappings `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
 }
 
 // pathMappings is the pathMappings argument of start_debugging and
@@ -233,9 +233,7 @@ func (s *Server) launch(ctx context.Context, a *startArgs) (*runResult, error) {
 		DapLaunchArgs:     extra,
 		PathMappings:      mappings,
 		Stdin:             a.Stdin,
-	}
-	if a.StdinFile != "" {
-		spec.StdinFile = s.absPath(a.StdinFile)
+		StdinFile:         s.stdinFilePath(a.StdinFile),
 	}
 	if a.Cwd != "" {
 		spec.Cwd = s.absPath(a.Cwd)

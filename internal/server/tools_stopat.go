@@ -129,7 +129,7 @@ func stopAtMessage(t *recording.Target, res *session.StopAtResult) string {
 // the recorder, then again under the debugger to the failure's raise.
 func (s *Server) debugTestRecorded(ctx context.Context, sess *session.Session, a *debugTestArgs, req adapter.TestRequest, wait session.WaitOptions) (*debugTestResult, error) {
 	runCtx, cancel := context.WithTimeout(ctx, recordTimeout)
-	rec, err := sess.Record(runCtx, adapter.RecordConfig{Test: &req, ExecutablePath: req.ExecutablePath, Cwd: req.Cwd, Env: req.Env})
+	rec, err := sess.Record(runCtx, adapter.RecordConfig{Test: &req, ExecutablePath: req.ExecutablePath, Cwd: req.Cwd, Env: req.Env, StdinFile: req.StdinFile})
 	cancel()
 	if err != nil {
 		return nil, err

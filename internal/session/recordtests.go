@@ -50,7 +50,7 @@ type testFailure struct {
 // recordLaunch is what a recording launches: cfg's program, or the test
 // runner's plan for cfg.Test (nil tests for a program).
 func (s *Session) recordLaunch(ctx context.Context, cfg adapter.RecordConfig) (LaunchSpec, *adapter.TestPlan, error) {
-	spec := LaunchSpec{Program: cfg.Program, Args: cfg.Args, Cwd: cfg.Cwd, Env: cfg.Env, StopOnEntry: true, ExecutablePath: cfg.ExecutablePath}
+	spec := LaunchSpec{Program: cfg.Program, Args: cfg.Args, Cwd: cfg.Cwd, Env: cfg.Env, StopOnEntry: true, ExecutablePath: cfg.ExecutablePath, StdinFile: cfg.StdinFile}
 	if cfg.Test == nil {
 		return spec, nil, nil
 	}
@@ -72,7 +72,7 @@ func (s *Session) recordLaunch(ctx context.Context, cfg adapter.RecordConfig) (L
 	}
 	maps.Copy(env, cfg.Env)
 	spec = LaunchSpec{Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: env, DapLaunchArgs: plan.Extra, StopOnEntry: true,
-		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason}
+		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason, StdinFile: cfg.StdinFile}
 	return spec, plan, nil
 }
 

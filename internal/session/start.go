@@ -238,33 +238,41 @@ func (s *Session) launchConfig(spec LaunchSpec) adapter.LaunchConfig {
 	}
 }
 
-// resolveStdin turns the spec's input into the file the program reads:
-// text is written to a file of the session's (removed when it closes), a
-// file is checked to be a regular file one can read.
+// resolveStdin turns the spec's input into the file the program reads
+// (StdinFile).
 func (s *Session) resolveStdin(spec *LaunchSpec) error {
-	switch {
-	case spec.Stdin != nil && spec.StdinFile != "":
-		return errorf("pass stdin (the text) or stdinFile (a file), not both", "both stdin and stdinFile were given")
-	case spec.StdinFile != "":
-		st, err := os.Stat(spec.StdinFile)
-		if err != nil {
-			return errorf("pass the path of an existing file to stdinFile", "stdinFile: %v", err)
-		}
-		if !st.Mode().IsRegular() {
-			return errorf("stdinFile must be a regular file; for a device or a pipe, copy what the program should read into a file", "stdinFile %s is not a regular file", spec.StdinFile)
-		}
-		return nil
-	case spec.Stdin == nil:
-		return nil
-	case len(*spec.Stdin) > maxStdinText:
-		return errorf("put a large input in a file and pass stdinFile", "stdin is %d bytes; at most %d as text", len(*spec.Stdin), maxStdinText)
-	}
-	file, err := s.inputs.write(*spec.Stdin)
+	file, err := s.StdinFile(spec.Stdin, spec.StdinFile)
 	if err != nil {
 		return err
 	}
 	spec.StdinFile, spec.Stdin = file, nil
 	return nil
+}
+
+// StdinFile is the file a program given text (or a file) as its standard
+// input reads: text is written to a file of the session's (removed when
+// it closes), a file is checked to be a regular file one can read. ""
+// when neither was given. Launches that are not start_debugging's (a test
+// run, a recording) pass it on in their own requests.
+func (s *Session) StdinFile(text *string, file string) (string, error) {
+	switch {
+	case text != nil && file != "":
+		return "", errorf("pass stdin (the text) or stdinFile (a file), not both", "both stdin and stdinFile were given")
+	case file != "":
+		st, err := os.Stat(file)
+		if err != nil {
+			return "", errorf("pass the path of an existing file to stdinFile", "stdinFile: %v", err)
+		}
+		if !st.Mode().IsRegular() {
+			return "", errorf("stdinFile must be a regular file; for a device or a pipe, copy what the program should read into a file", "stdinFile %s is not a regular file", file)
+		}
+		return file, nil
+	case text == nil:
+		return "", nil
+	case len(*text) > maxStdinText:
+		return "", errorf("put a large input in a file and pass stdinFile", "stdin is %d bytes; at most %d as text", len(*text), maxStdinText)
+	}
+	return s.inputs.write(*text)
 }
 
 // PlanLaunch returns what Start would run and send, starting nothing.

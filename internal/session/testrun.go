@@ -127,6 +127,7 @@ func (s *Session) launchTest(ctx context.Context, req adapter.TestRequest, wait 
 	started, err := s.Start(ctx, LaunchSpec{
 		Program: plan.Program, Args: plan.Args, Cwd: plan.Cwd, Env: plan.Env, DapLaunchArgs: plan.Extra,
 		ExecutablePath: plan.ExecutablePath, ExecutableReason: plan.ExecutableReason, BreakOnExceptions: plan.BreakOnExceptions,
+		StdinFile: req.StdinFile,
 	}, wait)
 	return plan, started, err
 }

@@ -49,6 +49,7 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 		return nil, err
 	}
 	defer cleanup()
+	lc.StdinFile = cfg.StdinFile
 	mainClass := lc.MainClass
 	if cfg.Test != nil {
 		// The console launcher is JUnit's, not the user's.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 var _ adapter.Recorder = (*Adapter)(nil)
@@ -81,7 +81,7 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 			"--test-reporter="+filepath.Join(dir, "reporter.mjs"), "--test-reporter-destination="+filepath.Join(dir, "reporter.out"))
 	}
 	line = append(append(append(line, run.options...), run.program), cfg.Args...)
-	cmd := exec.CommandContext(ctx, found.path, line...)
+	cmd := exec.Command(found.path, line...)
 	cmd.Dir = run.cwd
 	cmd.Env = recordEnviron(cfg.Env, run.env, settings)
 	cmd.Stdout, cmd.Stderr = cfg.Output, cfg.Output
@@ -89,14 +89,24 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	if cfg.Test != nil {
 		result.Runner = "node:test"
 	}
-	err = cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit) && exit.ExitCode() >= 0:
-		result.ExitCode = exit.ExitCode()
-	case err != nil:
+	stdinDone, err := adapter.GiveStdin(cmd, cfg.StdinFile)
+	if err != nil {
+		return nil, err
+	}
+	// proc.Start, not cmd.Run: what the recorded program starts ends with
+	// it, as in every other launch.
+	p, err := proc.Start(cmd)
+	stdinDone()
+	if err != nil {
 		return nil, fmt.Errorf("record: running %s: %w", run.program, err)
 	}
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		p.Kill()
+		return nil, fmt.Errorf("recording %s: %w", filepath.Base(run.program), ctx.Err())
+	}
+	result.ExitCode = p.ExitCode()
 	if _, err := os.Stat(cfg.EventsFile); err != nil {
 		return nil, fmt.Errorf("record: node wrote no recording (%s exited with %d): %w", filepath.Base(run.program), result.ExitCode, err)
 	}

@@ -56,7 +56,12 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	cmd.Dir = run.cwd
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Stdout, cmd.Stderr = cfg.Output, cfg.Output
+	stdinDone, err := adapter.GiveStdin(cmd, cfg.StdinFile)
+	if err != nil {
+		return nil, err
+	}
 	p, err := proc.Start(cmd)
+	stdinDone()
 	if err != nil {
 		return nil, fmt.Errorf("start the recorder under %s: %w", run.python.Path, err)
 	}

@@ -54,12 +54,18 @@ func (a *Adapter) TestPlan(ctx context.Context, req adapter.TestRequest) (*adapt
 	if req.Name != "" {
 		target += "::" + req.Name
 	}
+	// -x: the first failure is the one to look at; no cache files left in
+	// the user's project.
+	args := []string{target, "-x", "-q", "-p", "no:cacheprovider"}
+	if req.StdinFile != "" {
+		// pytest's capture gives tests a stdin that refuses every read;
+		// the input the agent gave is there for the tests to read.
+		args = append(args, "-s")
+	}
 	return &adapter.TestPlan{
-		Runner:  runnerPytest,
-		Program: req.Path,
-		// -x: the first failure is the one to look at; no cache files
-		// left in the user's project.
-		Args:               []string{target, "-x", "-q", "-p", "no:cacheprovider"},
+		Runner:             runnerPytest,
+		Program:            req.Path,
+		Args:               args,
 		Cwd:                cwd,
 		Env:                req.Env,
 		Extra:              map[string]any{"module": "pytest"},
