@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -15,6 +18,9 @@ import (
 // workflow is one prompt: its arguments and the text it asks for.
 type workflow struct {
 	prompt *mcp.Prompt
+	// choices gives the closed set of values an argument takes, by the
+	// argument's name, for completion/complete.
+	choices map[string]func() []string
 	// text builds the request from the arguments given; required ones are
 	// present (the handler checks).
 	text func(args map[string]string) string
@@ -27,11 +33,12 @@ var workflows = []workflow{
 			Title:       "Debug a failing test",
 			Description: "Run one failing test under the debugger and explain the failure from the stop.",
 			Arguments: []*mcp.PromptArgument{
-				{Name: "language", Description: "python, go, rust, ruby or javascript", Required: true},
+				{Name: "language", Description: "the test's language: python, go, rust, java, javascript, ruby, …", Required: true},
 				{Name: "path", Description: "the test file or package directory", Required: true},
 				{Name: "name", Description: "the test's name (default: the first failure)"},
 			},
 		},
+		choices: map[string]func() []string{"language": testLanguages},
 		text: func(a map[string]string) string {
 			call := fmt.Sprintf("debug_test {language: %q, path: %q", a["language"], a["path"])
 			if a["name"] != "" {
@@ -56,6 +63,7 @@ var workflows = []workflow{
 				{Name: "expression", Description: "the value to watch, e.g. total or order.items", Required: true},
 			},
 		},
+		choices: map[string]func() []string{"language": programLanguages},
 		text: func(a map[string]string) string {
 			return fmt.Sprintf("Find the line that changes %s. create_debug_session {language: %q}; "+
 				"set_breakpoint {file: %q, line: %s}; start_debugging {scriptPath: %q}; then "+
@@ -75,6 +83,7 @@ var workflows = []workflow{
 				{Name: "args", Description: "its command-line arguments, separated by spaces"},
 			},
 		},
+		choices: map[string]func() []string{"language": programLanguages},
 		text: func(a map[string]string) string {
 			args := ""
 			if fields := strings.Fields(a["args"]); len(fields) > 0 {
@@ -96,7 +105,10 @@ func (s *Server) addPrompts() {
 			args := req.Params.Arguments
 			for _, a := range w.prompt.Arguments {
 				if a.Required && strings.TrimSpace(args[a.Name]) == "" {
-					return nil, fmt.Errorf("prompt %s needs the argument %q (%s)", w.prompt.Name, a.Name, a.Description)
+					// Invalid params, as the protocol asks of a missing
+					// argument: a client shows it as the caller's mistake.
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+						Message: fmt.Sprintf("prompt %s needs the argument %q (%s)", w.prompt.Name, a.Name, a.Description)}
 				}
 			}
 			return &mcp.GetPromptResult{
@@ -105,4 +117,53 @@ func (s *Server) addPrompts() {
 			}, nil
 		})
 	}
+}
+
+// completeArgument answers completion/complete for a prompt argument with
+// a closed set of values (a language): the values that start with what the
+// user typed. Any other argument completes to nothing.
+func completeArgument(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	if req.Params.Ref == nil || req.Params.Ref.Type != "ref/prompt" {
+		return res, nil
+	}
+	i := slices.IndexFunc(workflows, func(w workflow) bool { return w.prompt.Name == req.Params.Ref.Name })
+	if i < 0 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", req.Params.Ref.Name)}
+	}
+	values := workflows[i].choices[req.Params.Argument.Name]
+	if values == nil {
+		return res, nil
+	}
+	typed := strings.ToLower(strings.TrimSpace(req.Params.Argument.Value))
+	for _, v := range values() {
+		if strings.HasPrefix(v, typed) {
+			res.Completion.Values = append(res.Completion.Values, v)
+		}
+	}
+	res.Completion.Total = len(res.Completion.Values)
+	return res, nil
+}
+
+// programLanguages are the languages a program can be debugged in; the
+// mock adapter, there for the tests, is not one an agent has a program in.
+func programLanguages() []string {
+	var ids []string
+	for _, a := range adapter.All() {
+		if id := a.Language().ID; id != "mock" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// testLanguages are those whose tests debug_test runs.
+func testLanguages() []string {
+	var ids []string
+	for _, a := range adapter.All() {
+		if lang := a.Language(); lang.ID != "mock" && lang.TestRunner != "" {
+			ids = append(ids, lang.ID)
+		}
+	}
+	return ids
 }

@@ -2,9 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,8 +30,58 @@ func TestPromptsNameTheOneCallWorkflows(t *testing.T) {
 	if !strings.Contains(text, `debug_test {language: "python", path: "tests/test_cart.py", name: "test_total"}`) {
 		t.Errorf("the prompt should spell out the call: %s", text)
 	}
-	if _, err := h.cs.GetPrompt(h.ctx, &mcp.GetPromptParams{Name: "find-what-changes", Arguments: map[string]string{"language": "go"}}); err == nil || !strings.Contains(err.Error(), "scriptPath") {
+	_, err = h.cs.GetPrompt(h.ctx, &mcp.GetPromptParams{Name: "find-what-changes", Arguments: map[string]string{"language": "go"}})
+	if err == nil || !strings.Contains(err.Error(), "scriptPath") {
 		t.Errorf("a missing argument should be named: %v", err)
+	}
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("a missing argument should be JSON-RPC invalid params (%d): %#v", jsonrpc.CodeInvalidParams, err)
+	}
+}
+
+// A prompt's language argument completes from the languages the server
+// debugs (those debug_test runs, for the failing-test prompt); an open
+// argument completes to nothing.
+func TestPromptLanguagesComplete(t *testing.T) {
+	h := newHarness(t)
+	if h.cs.InitializeResult().Capabilities.Completions == nil {
+		t.Fatal("completions are not advertised")
+	}
+	complete := func(prompt, arg, typed string) []string {
+		t.Helper()
+		res, err := h.cs.Complete(h.ctx, &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/prompt", Name: prompt},
+			Argument: mcp.CompleteParamsArgument{Name: arg, Value: typed},
+		})
+		if err != nil {
+			t.Fatalf("completing %s's %s from %q: %v", prompt, arg, typed, err)
+		}
+		return res.Completion.Values
+	}
+	for _, row := range []struct {
+		prompt, arg, typed string
+		want, notWant      []string
+	}{
+		{"explain-crash", "language", "", []string{"python", "go", "c", "cpp", "rust", "java", "javascript", "ruby"}, []string{"mock"}},
+		{"explain-crash", "language", "j", []string{"java", "javascript"}, []string{"python"}},
+		{"debug-failing-test", "language", "", []string{"python", "go", "rust", "java"}, []string{"c", "cpp", "mock"}},
+		{"find-what-changes", "expression", "to", nil, nil},
+	} {
+		got := complete(row.prompt, row.arg, row.typed)
+		for _, w := range row.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s %s %q: %v, want %s among them", row.prompt, row.arg, row.typed, got, w)
+			}
+		}
+		for _, w := range row.notWant {
+			if slices.Contains(got, w) {
+				t.Errorf("%s %s %q: %v offers %s", row.prompt, row.arg, row.typed, got, w)
+			}
+		}
+		if row.want == nil && len(got) != 0 {
+			t.Errorf("%s %s (an open argument) completes to %v", row.prompt, row.arg, got)
+		}
 	}
 }
 
@@ -43,5 +96,10 @@ func TestCapabilitiesAreWhatIsServed(t *testing.T) {
 	}
 	if caps.Tools == nil || caps.Resources == nil || caps.Prompts == nil {
 		t.Errorf("capabilities: %+v", caps)
+	}
+	err := h.cs.SetLoggingLevel(h.ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("logging/setLevel, not advertised, should be method not found (%d): %#v", jsonrpc.CodeMethodNotFound, err)
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -23,11 +24,99 @@ func (s *Server) addOutputResource() {
 		MIMEType:    "text/plain",
 		URITemplate: outputURIPrefix + "{id}/output",
 	}, s.readOutput)
+	s.mcp.AddReceivingMiddleware(s.sessionResources)
+}
+
+// sessionResources lists the output resource of every debug session the
+// calling client may read (resources/list: the SDK lists only resources
+// registered ahead, and a session's lives as long as the session), and
+// keeps the text of an output read before the program printed. Both
+// answers are the caller's own, marked so for caches.
+func (s *Server) sessionResources(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, err
+		}
+		switch r := res.(type) {
+		case *mcp.ListResourcesResult:
+			// Each client is answered its own sessions: not an answer
+			// to share with another (2026-07-28's cache hints).
+			r.CacheScope = "private"
+			if params, ok := req.GetParams().(*mcp.ListResourcesParams); ok && params != nil && params.Cursor != "" {
+				// The sessions were on the first page.
+				return r, nil
+			}
+			r.Resources = append(r.Resources, s.outputResources(callerOfRequest(req))...)
+		case *mcp.ReadResourceResult:
+			r.CacheScope = "private"
+			return &textKeptReadResult{r}, nil
+		}
+		return res, nil
+	}
+}
+
+// outputResources are the output resources of the open debug sessions the
+// client may read (the rule of get_output), oldest session first.
+func (s *Server) outputResources(c caller) []*mcp.Resource {
+	var out []*mcp.Resource
+	for _, sess := range s.sessions.List() {
+		if s.checkOwner(c, sess.ID, false) != nil {
+			continue
+		}
+		name := sess.ID
+		if sess.Name() != "" {
+			name = sess.Name()
+		}
+		out = append(out, &mcp.Resource{
+			URI:         outputURIPrefix + sess.ID + "/output",
+			Name:        "output-" + sess.ID,
+			Title:       "Output of " + name + " (" + sess.Language.ID + ")",
+			Description: "What the session's program printed so far.",
+			MIMEType:    "text/plain",
+		})
+	}
+	return out
+}
+
+// textKeptReadResult is a resources/read answer whose text contents keep
+// their "text" key when empty: the SDK leaves an empty text out, and a
+// content with neither text nor blob is invalid to clients that check (the
+// TypeScript SDK throws), which is what reading a session's output before
+// the program printed used to answer.
+type textKeptReadResult struct{ *mcp.ReadResourceResult }
+
+// MarshalJSON writes the result as the SDK would, with "text": "" in each
+// content that has no blob and no text.
+func (r *textKeptReadResult) MarshalJSON() ([]byte, error) {
+	raw, err := json.Marshal(r.ReadResourceResult)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a resources/read answer: %w", err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("re-reading a resources/read answer: %w", err)
+	}
+	var contents []map[string]json.RawMessage
+	if err := json.Unmarshal(fields["contents"], &contents); err != nil {
+		return nil, fmt.Errorf("re-reading a resources/read answer's contents: %w", err)
+	}
+	for _, c := range contents {
+		_, hasText := c["text"]
+		_, hasBlob := c["blob"]
+		if !hasText && !hasBlob {
+			c["text"] = json.RawMessage(`""`)
+		}
+	}
+	if fields["contents"], err = json.Marshal(contents); err != nil {
+		return nil, fmt.Errorf("encoding a resources/read answer's contents: %w", err)
+	}
+	return json.Marshal(fields)
 }
 
 func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	sess, err := s.outputSession(uri, req.Session)
+	sess, err := s.outputSession(uri, callerOfRequest(req))
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +127,7 @@ func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*m
 // outputSession is the debug session whose output uri names, if the client
 // may read it: the same rule as get_output, another client's output is not
 // ours to read (and not "not found": list_debug_sessions shows it exists).
-func (s *Server) outputSession(uri string, client *mcp.ServerSession) (*session.Session, error) {
+func (s *Server) outputSession(uri string, c caller) (*session.Session, error) {
 	id, ok := strings.CutPrefix(uri, outputURIPrefix)
 	id, ok2 := strings.CutSuffix(id, "/output")
 	if !ok || !ok2 || id == "" {
@@ -48,11 +137,7 @@ func (s *Server) outputSession(uri string, client *mcp.ServerSession) (*session.
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	clientID := ""
-	if client != nil {
-		clientID = client.ID()
-	}
-	if err := s.checkOwner(clientID, id, false); err != nil {
+	if err := s.checkOwner(c, id, false); err != nil {
 		return nil, fmt.Errorf("%s: %w (%s)", uri, err, foreignHint)
 	}
 	return sess, nil
@@ -84,7 +169,7 @@ const updateInterval = 50 * time.Millisecond
 // subscribe starts watching a session's output for a client (resources/subscribe).
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	sess, err := s.outputSession(uri, req.Session)
+	sess, err := s.outputSession(uri, callerOfRequest(req))
 	if err != nil {
 		return err
 	}
