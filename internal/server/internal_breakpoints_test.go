@@ -44,6 +44,9 @@ func TestGoInternalBreakpointsAreInvisible(t *testing.T) {
 	if ids := hitIDsOrNone(failed); len(ids) != 0 {
 		t.Errorf("the failure's stop names the server's own breakpoint: hitBreakpointIds %v", ids)
 	}
+	if r := failed.str("stopReason"); r != "test failure" {
+		t.Errorf("the failure's stop says %q, want \"test failure\" (not a function breakpoint the agent never set)", r)
+	}
 	listed := h.ok("list_breakpoints", map[string]any{"sessionId": id})
 	if listed.num("count") != 0 || listed.num("functionCount") != 0 {
 		t.Errorf("list_breakpoints shows the server's own breakpoints: %v", listed)

@@ -69,6 +69,10 @@ type FunctionBreakpoint struct {
 
 	// internal: the server placed it for itself (see newInternalID).
 	internal bool
+	// stopReason, for an internal one, is the reason a stop that hit only
+	// it shows: what the server placed it for ("test failure"), never a
+	// "function breakpoint" the agent did not set.
+	stopReason string
 }
 
 // breakpointRegistry keeps every breakpoint per file: DAP's setBreakpoints
@@ -401,7 +405,13 @@ func (r *breakpointRegistry) byAdapterID(id int) int {
 // reports such a stop as a plain "breakpoint", naming the hit breakpoint
 // (docs/adapter-quirks.md, lldb-21).
 func (r *breakpointRegistry) hitReason(reason string, hits []int) string {
-	if reason != "breakpoint" || len(hits) == 0 {
+	if reason != "breakpoint" && reason != "function breakpoint" || len(hits) == 0 {
+		return reason
+	}
+	if own := r.internalReason(hits); own != "" {
+		return own
+	}
+	if reason != "breakpoint" {
 		return reason
 	}
 	for _, id := range hits {
@@ -410,6 +420,20 @@ func (r *breakpointRegistry) hitReason(reason string, hits []int) string {
 		}
 	}
 	return "function breakpoint"
+}
+
+// internalReason is the stop reason of a stop that hit only internal
+// function breakpoints placed with one ("" otherwise).
+func (r *breakpointRegistry) internalReason(hits []int) string {
+	own := ""
+	for _, id := range hits {
+		i := slices.IndexFunc(r.functions, func(fb *FunctionBreakpoint) bool { return fb.ID == id })
+		if id >= 0 || i < 0 || r.functions[i].stopReason == "" {
+			return ""
+		}
+		own = r.functions[i].stopReason
+	}
+	return own
 }
 
 // updateFromEvent applies a "breakpoint changed" event to the breakpoint

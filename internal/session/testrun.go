@@ -101,6 +101,11 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 	return res, nil
 }
 
+// testFailureReason is the stop reason of a stop at a failure the test
+// runner reports through a function (Go's testing.(*common).Fail), where
+// the server's own breakpoint caught it.
+const testFailureReason = "test failure"
+
 // launchTest starts the language's test runner under the debugger, as
 // the adapter plans it, and waits as wait says.
 func (s *Session) launchTest(ctx context.Context, req adapter.TestRequest, wait WaitOptions) (*adapter.TestPlan, *StartResult, error) {
@@ -120,7 +125,7 @@ func (s *Session) launchTest(ctx context.Context, req adapter.TestRequest, wait 
 		return nil, nil, err
 	}
 	for _, fn := range plan.FunctionBreakpoints {
-		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true}); err != nil {
+		if _, _, err := s.addFunctionBreakpoint(ctx, &FunctionBreakpoint{FunctionName: fn, internal: true, stopReason: testFailureReason}); err != nil {
 			return nil, nil, err
 		}
 	}
