@@ -41,6 +41,7 @@ type stackArgs struct {
 	StartFrame       Int    `json:"startFrame,omitempty" jsonschema:"first frame to list, 0 the innermost, internal frames counted (default 0)"`
 	Levels           Int    `json:"levels,omitempty" jsonschema:"at most this many frames (default 50, at most 1000; an answer also stops at 64 KB)"`
 	IncludeInternals bool   `json:"includeInternals,omitempty" jsonschema:"include frames without source (runtime and library internals)"`
+	AllThreads       bool   `json:"allThreads,omitempty" jsonschema:"every thread's stack, identical ones folded, each with what it waits on (lock, channel, I/O): for a hang"`
 }
 
 // Stack pages: a 100,000-frame recursion answered whole was 22 MB.
@@ -74,6 +75,7 @@ type stackResult struct {
 	More           string `json:"more,omitempty"`
 	// StopReason is why the program is paused (the reference's field).
 	StopReason string `json:"stopReason,omitempty"`
+	allThreadsResult
 }
 
 type scopesArgs struct {
@@ -97,7 +99,7 @@ type scopesResult struct {
 
 type variablesArgs struct {
 	SessionID string   `json:"sessionId"`
-	Scope     Int      `json:"scope" jsonschema:"a variablesReference: of a scope (get_scopes) or of an expandable value"`
+	Scope     Int      `json:"scope" jsonschema:"a variablesReference: of a scope or of an expandable value"`
 	Names     []string `json:"names,omitempty" jsonschema:"only these variables"`
 	Depth     Int      `json:"depth,omitempty" jsonschema:"also expand nested values this many levels (max 5)"`
 	Start     Int      `json:"start,omitempty" jsonschema:"first child to return, for paging long lists"`
@@ -229,6 +231,9 @@ func (s *Server) getStackTrace(ctx context.Context, a *stackArgs) (*stackResult,
 	}
 	if a.StartFrame < 0 || a.Levels < 0 {
 		return nil, userError("pass startFrame (0 the innermost frame) and levels as whole numbers of 0 or more", "startFrame and levels must not be negative")
+	}
+	if a.AllThreads {
+		return s.allThreadStacks(ctx, sess, a)
 	}
 	levels := int(a.Levels)
 	if levels == 0 {

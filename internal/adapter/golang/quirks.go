@@ -8,11 +8,14 @@ import (
 )
 
 // quirks are Delve's departures from plain DAP that the engine handles.
-// docs/adapter-quirks.md: delve-11.
+// docs/adapter-quirks.md: delve-11, delve-27.
 func quirks(namer func(string) string) adapter.Quirks {
 	// Delve's totalFrames is len(frames)+stackTraceDepth for any stack it
 	// did not walk to the bottom.
-	return adapter.Quirks{FunctionBreakpointName: namer, IsNoise: isNoise, TotalFramesEstimated: true}
+	return adapter.Quirks{
+		FunctionBreakpointName: namer, IsNoise: isNoise, TotalFramesEstimated: true,
+		WaitingOn: waitingOn, LibraryFrame: libraryFrame,
+	}
 }
 
 // isNoise drops what Delve says of itself on its console: the line it

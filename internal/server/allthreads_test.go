@@ -1,0 +1,113 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// hangRow is a program whose threads wait on each other's locks, paused
+// once it hangs.
+type hangRow struct {
+	name, language string
+	// hang starts the program, lets it hang, pauses it and returns the
+	// session.
+	hang func(t *testing.T, h *harness) string
+	// lockLine is the waiting threads' source line, function their
+	// innermost frame of the program, what how each says what it waits on.
+	lockLine, function, what string
+	// deadlock: every thread of the program waits on another, so the
+	// answer may call it a deadlock; otherwise it must not.
+	deadlock bool
+}
+
+// startAndPause starts a program that hangs and pauses it.
+func startAndPause(t *testing.T, h *harness, language, program string) string {
+	t.Helper()
+	id := h.sessionFor(language)
+	if state := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program, "timeout": 2000}).str("state"); state != "running" {
+		t.Fatalf("the program should hang, got state %s", state)
+	}
+	h.ok("pause_execution", map[string]any{"sessionId": id})
+	return id
+}
+
+var hangRows = []hangRow{
+	{
+		name: "go_program_with_a_live_main", language: "go",
+		hang: func(t *testing.T, h *harness) string {
+			return startAndPause(t, h, "go", goProgram(t, "lockorder", "main.go"))
+		},
+		lockLine: "to.mu.Lock()", function: "main.transfer", what: "a lock (sync.Mutex)",
+	},
+	{
+		name: "go_test_all_blocked", language: "go", deadlock: true,
+		hang: func(t *testing.T, h *harness) string {
+			// Go 1.26's runtime sees this deadlock under go test too, and
+			// Delve stops on its fatal error.
+			res := h.ok("debug_test", map[string]any{"language": "go", "path": goProgram(t, "lockorder", "main_test.go"), "name": "TestTransfers", "timeout": 2000})
+			switch res.str("state") {
+			case "running":
+				h.ok("pause_execution", map[string]any{"sessionId": res.str("sessionId")})
+			case "paused":
+			default:
+				t.Fatalf("the test should hang or stop on the deadlock, got %v", res)
+			}
+			return res.str("sessionId")
+		},
+		lockLine: "to.mu.Lock()", function: "lockorder.transfer", what: "a lock (sync.Mutex)",
+	},
+}
+
+// TestAllThreadsShowWhoWaitsOnLocks: a program hung on two locks taken in
+// opposite orders, paused, answers one get_stack_trace {allThreads} with
+// both waiting threads, their own frames on top, what they wait on and
+// the line that waits; a deadlock is called one only when every thread
+// of the program waits.
+func TestAllThreadsShowWhoWaitsOnLocks(t *testing.T) {
+	for _, row := range hangRows {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			id := row.hang(t, h)
+			res, isErr, size := h.callSize("get_stack_trace", map[string]any{"sessionId": id, "allThreads": true})
+			text, _ := json.Marshal(res)
+			if isErr {
+				t.Fatalf("allThreads failed: %s", text)
+			}
+			var waiting []int
+			for _, g := range res.list("threads") {
+				frames := g.list("frames")
+				if g.str("waiting") != row.what {
+					continue
+				}
+				if len(frames) == 0 || frames[0].str("name") != row.function || g.str("source") != row.lockLine {
+					t.Errorf("a thread waiting on %s should show %s at %q on top: %v", row.what, row.function, row.lockLine, g)
+				}
+				waiting = append(waiting, g.num("count"))
+			}
+			if total := sum(waiting); total != 2 {
+				t.Fatalf("want 2 threads waiting on %s, got %v in %s", row.what, waiting, text)
+			}
+			waits := res.str("waits")
+			if !strings.Contains(waits, row.lockLine) || !strings.Contains(waits, "wait on locks") {
+				t.Errorf("waits should name both lock waiters and their line: %q", waits)
+			}
+			if called := strings.HasPrefix(waits, "deadlock"); called != row.deadlock {
+				t.Errorf("deadlock said %v, want %v: %q", called, row.deadlock, waits)
+			}
+			if size > defaultMaxBytes {
+				t.Errorf("the answer is %d bytes, over %d", size, defaultMaxBytes)
+			}
+			t.Logf("%d bytes: %s", size, text)
+		})
+	}
+}
+
+func sum(ns []int) int {
+	total := 0
+	for _, n := range ns {
+		total += n
+	}
+	return total
+}
