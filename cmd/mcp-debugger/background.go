@@ -182,7 +182,9 @@ func startBackground(ctx context.Context, files workspaceFiles, cwd string) (ser
 	}
 	defer logFile.Close()
 	idle := backgroundIdle.String()
-	cmd := exec.Command(self, "http", "--listen", "127.0.0.1:0", "--state-file", files.state,
+	// Every tool: a shell user names the one they want, and nothing of
+	// theirs is loaded into a model's context.
+	cmd := exec.Command(self, "http", "--tools", "all", "--listen", "127.0.0.1:0", "--state-file", files.state,
 		"--exit-when-idle", idle, "--reconnect-grace", idle, "--log-file", files.log)
 	cmd.Dir = cwd
 	cmd.Env = append(os.Environ(), tokenEnv+"="+token)

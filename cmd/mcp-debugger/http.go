@@ -46,6 +46,7 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "debug, info or warn")
 	stateFile := fs.String("state-file", "", "once listening, write the address, token and pid there (0600) for `mcp-debugger call`; removed at exit")
 	exitIdle := fs.Duration("exit-when-idle", 0, "exit after this long without a request (0: never)")
+	tools := toolsFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,7 +80,12 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	defer stop()
 	ctx, idleStop := context.WithCancel(ctx)
 	defer idleStop()
-	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive})
+	profile, err := server.ParseProfile(*tools)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
+		return 2
+	}
+	srv := server.New(server.Options{Logger: log, KeepAlive: *keepAlive, Tools: profile})
 	// The page's own token, printed once below: the page shows every
 	// session, which the clients' token must not.
 	pageToken, err := httpserver.NewToken()

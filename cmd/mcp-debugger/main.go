@@ -4,11 +4,12 @@
 //
 // Usage:
 //
-//	mcp-debugger [stdio] [--log-file FILE] [--log-level debug|info|warn]
-//	mcp-debugger http [--listen 127.0.0.1:0] [--token T] [--print-config CLIENT] [--allow-origin O] [--allow-human-control]
+//	mcp-debugger [stdio] [--tools core|default|all] [--log-file FILE] [--log-level debug|info|warn]
+//	mcp-debugger http [--tools core|default|all] [--listen 127.0.0.1:0] [--token T] [--print-config CLIENT] [--allow-origin O] [--allow-human-control]
 //	mcp-debugger adapter LANGUAGE [--log-file FILE]
 //	mcp-debugger doctor [--check [--timeout 2m] [LANGUAGE…]]
 //	mcp-debugger call TOOL [--key value]... [--json '{…}'] [--session ID] [--json]
+//	mcp-debugger setup CLIENT [--user] [--print]
 //	mcp-debugger status | stop
 //	mcp-debugger version
 package main
@@ -68,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return statusCommand(args, stdout, stderr)
 	case "stop":
 		return stopCommand(args, stdout, stderr)
+	case "setup":
+		return setupCommand(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "mcp-debugger %s (%s, %s/%s)\n", server.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return 0
@@ -85,6 +88,8 @@ func usage(w io.Writer) {
 
 Commands:
   stdio     serve MCP on stdin/stdout (the default)
+            --tools PROFILE   the tools offered: core (what most bugs need),
+                              default (all but the rarely used) or all
             --log-file FILE   write logs there instead of stderr
             --log-level LEVEL debug, info (default) or warn
   http      serve MCP over Streamable HTTP at /mcp, with a live page at /
@@ -93,7 +98,7 @@ Commands:
             token, in a file only you can read; required on loopback too),
             --behind-tls (Secure login cookie behind an https proxy), --print-config
             claude|cursor|vscode (print what plugs the server into that client),
-            --allow-origin ORIGIN, --allow-human-control,
+            --allow-origin ORIGIN, --allow-human-control, --tools PROFILE (as stdio's),
             --idle-timeout 30m, --reconnect-grace 60s (how long a departed
             client's debug sessions wait to be adopted), --keep-alive 0 (ping
             interval that finds clients gone without a word), --log-file, --log-level
@@ -113,6 +118,10 @@ Commands:
             one tool call from a shell, against a background server started on
             first use for you and this directory; compact text, or --json alone
             for the structured answer. mcp-debugger call --help says more.
+  setup CLIENT [--user] [--print]
+            plug this server into claude, codex, cursor, vscode, gemini,
+            windsurf or zed: its MCP entry, a debugging skill and a debugger
+            subagent in the client's format. mcp-debugger setup --help says more.
   status    show the background server and its debug sessions
   stop      stop the background server, its sessions and their programs
   version   print the version
@@ -142,7 +151,13 @@ func serveStdio(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "info", "debug, info or warn")
+	tools := toolsFlag(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	profile, err := server.ParseProfile(*tools)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
 		return 2
 	}
 	var level slog.Level
@@ -165,11 +180,11 @@ func serveStdio(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	srv := server.New(server.Options{Logger: log})
+	srv := server.New(server.Options{Logger: log, Tools: profile})
 	// Our transport, not the SDK's: a malformed line is answered with a
 	// JSON-RPC error and skipped, where the SDK's would end the server and
 	// every debug session.
-	err := srv.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout, Log: log})
+	err = srv.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout, Log: log})
 	// Whatever ended the server (stdin closed, a signal), no debug adapter
 	// or debuggee survives it.
 	srv.Close()
@@ -179,4 +194,9 @@ func serveStdio(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// toolsFlag declares --tools, the profile of tools the server offers.
+func toolsFlag(fs *flag.FlagSet) *string {
+	return fs.String("tools", string(server.ProfileDefault), "the tools offered: core (what most bugs need), default (all but the rarely used) or all")
 }

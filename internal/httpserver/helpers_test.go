@@ -60,6 +60,10 @@ func startLiveServer(t testing.TB, cfg httpserver.Config, opts server.Options) *
 		t.Fatal(err)
 	}
 	opts.Cwd = repoRoot()
+	if opts.Tools == "" {
+		// The tests share sessions and expose them: tools beyond the default list.
+		opts.Tools = server.ProfileAll
+	}
 	srv := server.New(opts)
 	cfg.Addr = ln.Addr()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -115,7 +119,11 @@ func (l *live) connectWith(hc *http.Client) (*agent, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	l.t.Cleanup(cancel)
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test-agent", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.url + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	// An agent keeps one MCP session, which owns what it creates: the
+	// revision before the sessionless one (sessionless clients are
+	// revisionClient's, in sessionless_test.go).
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.url + "/mcp", HTTPClient: hc, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: legacyRevision})
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,9 @@ import (
 // clients send in place of the declared type: "true"/"false" for a boolean
 // and JSON text for an array or object (MCP Inspector sends both that way),
 // a number or boolean for a string, and null for "not given". Integers are
-// left to Int, which takes numeric strings.
-func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema) (json.RawMessage, error) {
+// left to Int, which takes numeric strings, and the arguments named in open
+// to their own decoding (they take several spellings: openargs.go).
+func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema, open map[string]bool) (json.RawMessage, error) {
 	if err := checkArgNames(json.NewDecoder(bytes.NewReader(raw)), in); err != nil {
 		return nil, err
 	}
@@ -35,6 +36,9 @@ func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema) (json.RawMessage,
 		if kind := jsonKind(value); kind == "null" {
 			delete(args, name)
 			changed = true
+			continue
+		}
+		if open[name] {
 			continue
 		}
 		fixed, err := asDeclared(value, prop.Type)

@@ -35,9 +35,17 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
+	// Every tool, so that a test of any tool runs whatever the default
+	// profile offers.
+	return newHarnessOffering(t, ProfileAll)
+}
+
+// newHarnessOffering is newHarness with the server offering profile's tools.
+func newHarnessOffering(t testing.TB, profile Profile) *harness {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	opts := Options{Cwd: repoRoot(t)}
+	opts := Options{Cwd: repoRoot(t), Tools: profile}
 	if os.Getenv("MCP_DEBUGGER_TEST_LOG") != "" {
 		// Traces every DAP message, for debugging a failing test.
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

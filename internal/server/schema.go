@@ -1,8 +1,10 @@
 package server
 
 import (
+	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -16,7 +18,7 @@ import (
 
 // runNote describes, in an output schema, the fields every run-control
 // answer has (runResult's, the stop snapshot's among them).
-const runNote = "plus a run-control answer's fields (see the instructions)"
+const runNote = "a stop snapshot (its fields: see the instructions)"
 
 // runFields are the top-level names of runResult's fields.
 var runFields = func() []string {
@@ -31,22 +33,75 @@ var runFields = func() []string {
 	return names
 }()
 
-// compactOutputSchema keeps of out its top-level fields, each with its type
-// only; when the result is a run-control answer, its common fields are
-// named by runNote instead of listed. Nothing is required: a failure
-// answers {success: false, error, hint} in the same envelope.
+// runShown are the run-control answer's fields its output schema declares:
+// what a client checks first (did it stop, where, why); the others are
+// described once, in the instructions.
+var runShown = []string{"success", "state", "location"}
+
+// compactOutputSchema keeps of out its top-level fields (of a run-control
+// answer, runShown), each with its type and, for an object or a list of
+// objects, the names of its fields (shapeOf). Only success is required: a
+// failure answers {success: false, error, hint} in the same envelope, and
+// error and hint are declared with the rest.
 func compactOutputSchema(out *jsonschema.Schema, isRun bool) *jsonschema.Schema {
-	compact := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
+	compact := &jsonschema.Schema{Type: "object", Required: []string{"success"}, Properties: map[string]*jsonschema.Schema{
+		"error": {Type: "string"},
+		"hint":  {Type: "string"},
+	}}
 	if isRun {
 		compact.Description = runNote
 	}
 	for name, field := range out.Properties {
-		if isRun && slices.Contains(runFields, name) {
+		if isRun && slices.Contains(runFields, name) && !slices.Contains(runShown, name) {
 			continue
 		}
-		compact.Properties[name] = &jsonschema.Schema{Type: field.Type, Types: field.Types}
+		kept := &jsonschema.Schema{Type: field.Type, Types: field.Types, Description: shapeOf(field)}
+		dropNull(kept)
+		compact.Properties[name] = kept
 	}
 	return compact
+}
+
+// shapeOf names the fields of an object, or of a list's objects, at most
+// shapeFields of them ("{file, line, function}", "[{name, value, …}]"),
+// in the order the answer has them; "" for anything else.
+func shapeOf(field *jsonschema.Schema) string {
+	list := field.Items != nil
+	obj := field
+	if list {
+		obj = field.Items
+	}
+	if len(obj.Properties) == 0 {
+		return ""
+	}
+	names := obj.PropertyOrder
+	if len(names) == 0 {
+		names = slices.Sorted(maps.Keys(obj.Properties))
+	}
+	if len(names) > shapeFields {
+		names = append(slices.Clone(names[:shapeFields]), "…")
+	}
+	shape := "{" + strings.Join(names, ", ") + "}"
+	if list {
+		shape = "[" + shape + "]"
+	}
+	return shape
+}
+
+// shapeFields bounds the field names an output schema gives of a nested
+// object: enough to know what it holds; the instructions and the answers
+// say the rest.
+const shapeFields = 4
+
+// dropNull makes a type its value's alone ("object", not ["null",
+// "object"]): an absent field says the same in fewer bytes.
+func dropNull(s *jsonschema.Schema) {
+	if i := slices.Index(s.Types, "null"); i >= 0 {
+		s.Types = slices.Delete(slices.Clone(s.Types), i, i+1)
+		if len(s.Types) == 1 {
+			s.Type, s.Types = s.Types[0], nil
+		}
+	}
 }
 
 // isRunResult reports whether t, a result struct, is a run-control
@@ -72,16 +127,27 @@ func isRunResult(t reflect.Type) bool {
 	return false
 }
 
-// dropNullTypes makes an optional argument's type its value's alone
-// ("boolean", not ["null", "boolean"]): leaving it out says the same, in
-// fewer bytes of every client's context.
-func dropNullTypes(in *jsonschema.Schema) {
-	for _, p := range in.Properties {
-		if i := slices.Index(p.Types, "null"); i >= 0 {
-			p.Types = slices.Delete(p.Types, i, i+1)
-			if len(p.Types) == 1 {
-				p.Type, p.Types = p.Types[0], nil
-			}
+// sessionIDNote describes the sessionId argument wherever its field has no
+// description of its own.
+const sessionIDNote = "from create_debug_session"
+
+// portableInput makes an input schema one that every model API takes as
+// it is (schemacheck_test.go applies their rules): no additionalProperties
+// anywhere (Gemini's `parameters` refuses the keyword; clients that want
+// OpenAI's strict mode add "false" themselves, and the server ignores
+// unknown arguments anyway), and an optional argument's type its value's
+// alone ("boolean", not ["null", "boolean"]: leaving it out says the same,
+// in fewer bytes of every client's context, and Gemini takes one type).
+func portableInput(in *jsonschema.Schema) {
+	in.AdditionalProperties = nil
+	dropNull(in)
+	for name, p := range in.Properties {
+		if name == "sessionId" && p.Description == "" {
+			p.Description = sessionIDNote
 		}
+		portableInput(p)
+	}
+	if in.Items != nil {
+		portableInput(in.Items)
 	}
 }

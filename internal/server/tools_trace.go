@@ -30,7 +30,7 @@ const defaultTraceLimit = 100
 
 func (s *Server) addTraceTools() {
 	addTool(s, "get_trace",
-		"Read the trace buffer: tracepoint hits (collect, print probes) and traced calls (trace_function), a table each: columns once, a row per hit.",
+		"Read the trace buffer: tracepoint hits (collect, print probes) and traced calls, a table each: columns once, a row per hit.",
 		s.getTrace)
 }
 
