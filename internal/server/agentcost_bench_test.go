@@ -63,6 +63,7 @@ func BenchmarkAgentCost(b *testing.B) {
 	benchRecordInvestigations(b)
 	benchPrintRounds(b)
 	benchFirstCalls(b)
+	benchDeadlock(b)
 	b.Run("tools_list", func(b *testing.B) {
 		for b.Loop() {
 			b.ReportMetric(float64(toolsListBytes(newHarness(b))), "bytes")

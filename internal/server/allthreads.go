@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
@@ -117,4 +118,25 @@ func (res *stackResult) fitThreads(maxBytes int) {
 			}
 		}
 	}
+}
+
+// pausedThreadsTimeout bounds the look at every thread a pause answer
+// takes: a program of thousands of threads must not slow the pause.
+const pausedThreadsTimeout = 3 * time.Second
+
+// pausedThreads is what a pause answer says of the program's threads:
+// which wait on locks, or a deadlock, and where every thread's stack is,
+// when the program has threads other than the paused one; "" otherwise.
+// A hung program is paused to see what it waits on.
+func pausedThreads(ctx context.Context, sess *session.Session) string {
+	ctx, cancel := context.WithTimeout(ctx, pausedThreadsTimeout)
+	defer cancel()
+	all, err := sess.AllThreads(ctx, session.AllThreadsRequest{Levels: 1})
+	if err != nil || len(all.Groups) < 2 {
+		return ""
+	}
+	if all.Summary != "" {
+		return all.Summary + "; get_stack_trace {allThreads: true} shows every thread."
+	}
+	return fmt.Sprintf("%d threads: get_stack_trace {allThreads: true} shows what each waits on.", all.Listed)
 }

@@ -11,8 +11,8 @@ import (
 type hangRow struct {
 	name, language string
 	// hang starts the program, lets it hang, pauses it and returns the
-	// session.
-	hang func(t *testing.T, h *harness) string
+	// session and the pause's message ("" when it stopped by itself).
+	hang func(t *testing.T, h *harness) (id, paused string)
 	// lockLine is the waiting threads' source line, function their
 	// innermost frame of the program, what how each says what it waits on.
 	lockLine, function, what string
@@ -22,38 +22,37 @@ type hangRow struct {
 }
 
 // startAndPause starts a program that hangs and pauses it.
-func startAndPause(t *testing.T, h *harness, language, program string) string {
+func startAndPause(t *testing.T, h *harness, language, program string) (id, paused string) {
 	t.Helper()
-	id := h.sessionFor(language)
+	id = h.sessionFor(language)
 	if state := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program, "timeout": 2000}).str("state"); state != "running" {
 		t.Fatalf("the program should hang, got state %s", state)
 	}
-	h.ok("pause_execution", map[string]any{"sessionId": id})
-	return id
+	return id, h.ok("pause_execution", map[string]any{"sessionId": id}).str("message")
 }
 
 var hangRows = []hangRow{
 	{
 		name: "go_program_with_a_live_main", language: "go",
-		hang: func(t *testing.T, h *harness) string {
+		hang: func(t *testing.T, h *harness) (string, string) {
 			return startAndPause(t, h, "go", goProgram(t, "lockorder", "main.go"))
 		},
 		lockLine: "to.mu.Lock()", function: "main.transfer", what: "a lock (sync.Mutex)",
 	},
 	{
 		name: "go_test_all_blocked", language: "go", deadlock: true,
-		hang: func(t *testing.T, h *harness) string {
+		hang: func(t *testing.T, h *harness) (string, string) {
 			// Go 1.26's runtime sees this deadlock under go test too, and
 			// Delve stops on its fatal error.
 			res := h.ok("debug_test", map[string]any{"language": "go", "path": goProgram(t, "lockorder", "main_test.go"), "name": "TestTransfers", "timeout": 2000})
 			switch res.str("state") {
 			case "running":
-				h.ok("pause_execution", map[string]any{"sessionId": res.str("sessionId")})
+				return res.str("sessionId"), h.ok("pause_execution", map[string]any{"sessionId": res.str("sessionId")}).str("message")
 			case "paused":
-			default:
-				t.Fatalf("the test should hang or stop on the deadlock, got %v", res)
+				return res.str("sessionId"), ""
 			}
-			return res.str("sessionId")
+			t.Fatalf("the test should hang or stop on the deadlock, got %v", res)
+			return "", ""
 		},
 		lockLine: "to.mu.Lock()", function: "lockorder.transfer", what: "a lock (sync.Mutex)",
 	},
@@ -69,7 +68,10 @@ func TestAllThreadsShowWhoWaitsOnLocks(t *testing.T) {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			id := row.hang(t, h)
+			id, paused := row.hang(t, h)
+			if paused != "" && (!strings.Contains(paused, "wait on locks") || strings.Count(paused, row.lockLine) != 2) {
+				t.Errorf("the pause's answer should name the threads waiting on locks: %q", paused)
+			}
 			res, isErr, size := h.callSize("get_stack_trace", map[string]any{"sessionId": id, "allThreads": true})
 			text, _ := json.Marshal(res)
 			if isErr {

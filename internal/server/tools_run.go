@@ -82,7 +82,7 @@ type runResult struct {
 // shapeArgs are the answer-shaping arguments of every tool that returns a
 // stop snapshot. The instructions describe them once, for all those tools.
 type shapeArgs struct {
-	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only the locals changed since the last stop in this frame"`
+	ChangesOnly bool `json:"changesOnly,omitempty" jsonschema:"only the locals that changed"`
 	MaxBytes    Int  `json:"maxBytes,omitempty" jsonschema:"answer size cap (default 8000)"`
 }
 
@@ -424,6 +424,9 @@ func (s *Server) pauseExecution(ctx context.Context, a *runControlArgs) (*runRes
 	}
 	res := runResultOf(snap, "")
 	res.Data = &runData{StopReason: snap.StopReason, Location: snap.Location}
+	if snap.State == session.StatePaused {
+		res.Message = strings.TrimSpace(res.Message + " " + pausedThreads(ctx, sess))
+	}
 	return res.shape(a.shapeArgs), nil
 }
 
