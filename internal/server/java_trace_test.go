@@ -102,3 +102,28 @@ func TestJavaEvaluateCallsStaticMethodsOfClasses(t *testing.T) {
 		t.Errorf("the program prints the identity hash evaluated, %s: %q", hash, text)
 	}
 }
+
+// An object's preview in a trace row names the length of an array it
+// holds ("arr=int[4]"), as a stop's array does, not only its type.
+func TestJavaTraceRowShowsAnArrayFieldsLength(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("java")
+	classes := compileJavaFile(t, "Heap.java")
+	src := javaSource(t, "Heap.java")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 17, "collect": []string{"h"}})
+	end := h.ok("start_debugging", map[string]any{
+		"sessionId":     id,
+		"scriptPath":    filepath.Join(classes, "Heap.class"),
+		"dapLaunchArgs": map[string]any{"mainClass": "Heap", "classPaths": []string{classes}},
+	})
+	if end.str("state") != "stopped" {
+		t.Fatalf("a tracepoint never stops the program: %v", end)
+	}
+	hits, _ := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	if len(hits) != 5 {
+		t.Fatalf("want 5 hits of line 17, got %d", len(hits))
+	}
+	if got := hits[4].str("h"); !strings.Contains(got, "arr=int[4]") || !strings.Contains(got, "size=4") {
+		t.Errorf("the fifth hit shows %q, want the array's length (arr=int[4]) and size=4", got)
+	}
+}

@@ -201,15 +201,13 @@ func (fc *frameCtx) text(v jdwp.Value) string {
 	return fc.s.shortText(fc.ctx, v)
 }
 
-// quotedText is a value on one line: a string quoted as evaluate shows
-// it, anything else as text shows it with its control characters escaped.
+// quotedText is a value on one line, as a stop's variables show it
+// (render: a string quoted, an array or collection with its size and first
+// elements, an object with its first fields), with its control characters
+// escaped: the form tracepoints collect in, so that a trace row and a
+// snapshot render one value alike.
 func (fc *frameCtx) quotedText(v jdwp.Value) string {
-	if v.Tag == jdwp.TagString && v.Object != 0 {
-		if s, err := fc.s.stringValue(fc.ctx, v.Object); err == nil {
-			return strconv.Quote(s)
-		}
-	}
-	return oneLine(fc.text(v))
+	return oneLine(fc.s.preview(fc.ctx, fc.thread, v))
 }
 
 // oneLine escapes the control characters of a text (a toString with

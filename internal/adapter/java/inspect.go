@@ -356,6 +356,24 @@ var boxed = map[string]bool{
 // shown as their value, arrays and collections with their size and first
 // elements, other objects as "Class {field=value, …}".
 func (s *server) render(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value) rendered {
+	return s.renderAs(ctx, thread, v, true)
+}
+
+// preview is a value's text as render shows it, for what cannot be
+// expanded (a trace row): no handle is made for it.
+func (s *server) preview(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value) string {
+	return s.renderAs(ctx, thread, v, false).text
+}
+
+// renderAs is render, with a handle to expand the value only when
+// expandable.
+func (s *server) renderAs(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value, expandable bool) rendered {
+	expand := func(h *handle) int {
+		if !expandable {
+			return 0
+		}
+		return s.newHandle(h)
+	}
 	if !v.IsObject() {
 		return rendered{text: primitiveText(v), typ: typeName(string(v.Tag))}
 	}
@@ -383,7 +401,7 @@ func (s *server) render(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value)
 		if preview := s.arrayPreview(ctx, v.Object, name, n); preview != "" {
 			text += " " + preview
 		}
-		ref := s.newHandle(&handle{kind: hArray, thread: thread, value: v, class: class})
+		ref := expand(&handle{kind: hArray, thread: thread, value: v, class: class})
 		return rendered{text: text, typ: name, ref: ref, indexed: n}
 	}
 	if boxed[name] {
@@ -402,10 +420,10 @@ func (s *server) render(ctx context.Context, thread jdwp.ObjectID, v jdwp.Value)
 				text += " " + truncate(t, maxSummary)
 			}
 		}
-		ref := s.newHandle(&handle{kind: hCollection, thread: thread, value: v, class: class})
+		ref := expand(&handle{kind: hCollection, thread: thread, value: v, class: class})
 		return rendered{text: text, typ: name, ref: ref}
 	}
-	ref := s.newHandle(&handle{kind: hObject, thread: thread, value: v, class: class})
+	ref := expand(&handle{kind: hObject, thread: thread, value: v, class: class})
 	return rendered{text: s.objectPreview(ctx, v.Object, class, name), typ: name, ref: ref}
 }
 
@@ -488,6 +506,12 @@ func (s *server) shortText(ctx context.Context, v jdwp.Value) string {
 	}
 	if class, err := s.objectClass(ctx, v.Object); err == nil {
 		name := s.types.className(ctx, class)
+		if v.Tag == jdwp.TagArray {
+			// An array's length says more than its type: "int[5]".
+			if n, err := s.arrayLength(ctx, v.Object); err == nil {
+				return simpleName(strings.Replace(name, "[]", fmt.Sprintf("[%d]", n), 1))
+			}
+		}
 		if boxed[name] {
 			if p, err := s.boxedValue(ctx, v.Object, class); err == nil {
 				return primitiveText(p)
