@@ -305,7 +305,7 @@ func (s *Server) getLocalVariables(ctx context.Context, a *localsArgs) (*localsR
 	if err != nil {
 		return nil, err
 	}
-	res, err := sess.Locals(ctx, a.FrameID.Ptr(), a.IncludeSpecial, a.Names)
+	res, err := sess.Locals(ctx, sess.FrameArg(ctx, a.FrameID.Ptr()), a.IncludeSpecial, a.Names)
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +331,7 @@ func (s *Server) evaluateExpression(ctx context.Context, a *evaluateArgs) (*eval
 		ctx, cancel = context.WithTimeout(ctx, millis(a.Timeout))
 		defer cancel()
 	}
-	res, err := sess.Evaluate(ctx, a.Expression, a.FrameID.Ptr(), a.Context)
+	res, err := sess.Evaluate(ctx, a.Expression, sess.FrameArg(ctx, a.FrameID.Ptr()), a.Context)
 	if err != nil {
 		return nil, err
 	}

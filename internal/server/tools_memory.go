@@ -65,7 +65,7 @@ func (s *Server) setDataBreakpoint(ctx context.Context, a *dataBreakpointArgs) (
 	if err != nil {
 		return nil, err
 	}
-	bp, all, err := sess.SetDataBreakpoint(ctx, a.Expression, a.FrameID.Ptr(), a.AccessType)
+	bp, all, err := sess.SetDataBreakpoint(ctx, a.Expression, sess.FrameArg(ctx, a.FrameID.Ptr()), a.AccessType)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (s *Server) disassemble(ctx context.Context, a *disassembleArgs) (*disassem
 	if err != nil {
 		return nil, err
 	}
-	ins, err := sess.Disassemble(ctx, a.Address, a.FrameID.Ptr(), int(a.Count))
+	ins, err := sess.Disassemble(ctx, a.Address, sess.FrameArg(ctx, a.FrameID.Ptr()), int(a.Count))
 	if err != nil {
 		return nil, err
 	}

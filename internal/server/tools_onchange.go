@@ -44,7 +44,7 @@ func (s *Server) breakOnChange(ctx context.Context, a *breakOnChangeArgs) (*brea
 		return nil, userError(`pass the expression to watch, e.g. "cart"`, "expression is required")
 	}
 	res, err := sess.BreakOnChange(ctx, session.ChangeRequest{
-		Expression: a.Expression, FrameID: a.FrameID.Ptr(), MaxSteps: int(a.MaxSteps), Timeout: millis(a.Timeout),
+		Expression: a.Expression, FrameID: sess.FrameArg(ctx, a.FrameID.Ptr()), MaxSteps: int(a.MaxSteps), Timeout: millis(a.Timeout),
 	})
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func (s *Server) setVariable(ctx context.Context, a *setVariableArgs) (*setVaria
 	if err != nil {
 		return nil, err
 	}
-	v, err := sess.SetVariable(ctx, session.SetVariableRequest{Name: a.Name, Value: a.Value, FrameID: a.FrameID.Ptr(), VariablesReference: int(a.VariablesReference)})
+	v, err := sess.SetVariable(ctx, session.SetVariableRequest{Name: a.Name, Value: a.Value, FrameID: sess.FrameArg(ctx, a.FrameID.Ptr()), VariablesReference: int(a.VariablesReference)})
 	if err != nil {
 		return nil, err
 	}
