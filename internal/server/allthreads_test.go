@@ -56,6 +56,13 @@ var hangRows = []hangRow{
 		},
 		lockLine: "to.mu.Lock()", function: "lockorder.transfer", what: "a lock (sync.Mutex)",
 	},
+	{
+		name: "python_threads", language: "python",
+		hang: func(t *testing.T, h *harness) (string, string) {
+			return startAndPause(t, h, "python", pythonProgram(t, "lockorder.py"))
+		},
+		lockLine: "with second:", function: "transfer", what: "a lock (by its line)",
+	},
 }
 
 // TestAllThreadsShowWhoWaitsOnLocks: a program hung on two locks taken in

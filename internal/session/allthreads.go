@@ -37,7 +37,7 @@ type ThreadGroup struct {
 	// frame ids are the first one's).
 	Count     int   `json:"count"`
 	ThreadIDs []int `json:"threadIds"`
-	// Name is the first thread's name.
+	// Name is the threads' distinct names (the first few).
 	Name string `json:"name,omitempty"`
 	// Waiting says what the threads wait on, when their stacks tell.
 	Waiting string `json:"waiting,omitempty"`
@@ -52,6 +52,20 @@ type ThreadGroup struct {
 
 	// blocking and lock are the wait's kind (adapter.Wait).
 	blocking, lock bool
+	// names are the threads' distinct names.
+	names []string
+}
+
+// maxGroupNames bounds how many of a group's thread names it shows.
+const maxGroupNames = 3
+
+// namesOf is a group's name: its threads' distinct names, the first
+// maxGroupNames of them.
+func namesOf(names []string) string {
+	if len(names) <= maxGroupNames {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxGroupNames], ", "), len(names)-maxGroupNames)
 }
 
 // AllThreads is every thread's stack at one stop.
@@ -121,13 +135,21 @@ func (s *Session) AllThreads(ctx context.Context, req AllThreadsRequest) (*AllTh
 		g.Stopped = t.Id == st.ThreadID
 		key := groupKey(g)
 		if i, seen := byKey[key]; seen {
-			out.Groups[i].Count++
-			out.Groups[i].ThreadIDs = append(out.Groups[i].ThreadIDs, t.Id)
-			out.Groups[i].Stopped = out.Groups[i].Stopped || g.Stopped
+			same := &out.Groups[i]
+			same.Count++
+			same.ThreadIDs = append(same.ThreadIDs, t.Id)
+			same.Stopped = same.Stopped || g.Stopped
+			if !slices.Contains(same.names, t.Name) {
+				same.names = append(same.names, t.Name)
+			}
 			continue
 		}
+		g.names = []string{t.Name}
 		byKey[key] = len(out.Groups)
 		out.Groups = append(out.Groups, g)
+	}
+	for i := range out.Groups {
+		out.Groups[i].Name = namesOf(out.Groups[i].names)
 	}
 	slices.SortStableFunc(out.Groups, func(a, b ThreadGroup) int {
 		return cmp.Or(-cmp.Compare(rank(a), rank(b)), -cmp.Compare(a.Count, b.Count))

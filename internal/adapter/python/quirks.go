@@ -7,7 +7,7 @@ import (
 )
 
 // quirks are debugpy's departures from plain DAP.
-// docs/adapter-quirks.md: debugpy-5, debugpy-6.
+// docs/adapter-quirks.md: debugpy-5, debugpy-6, debugpy-18.
 func quirks() adapter.Quirks {
 	return adapter.Quirks{
 		EvaluateContext: evaluateContext,
@@ -21,6 +21,7 @@ func quirks() adapter.Quirks {
 		// pydevd turns a logpoint message into "text %s" % (x,): str(x).
 		// repr keeps a string's quotes, as evaluate shows it.
 		LogpointExpression: func(expression string) string { return "repr((" + expression + "))" },
+		WaitingOn:          waitingOn,
 	}
 }
 

@@ -1,0 +1,32 @@
+"""Two threads take the same two locks in opposite orders and hang, each
+holding the lock the other waits for; the main thread stays awake, polling
+for their end (debugpy pauses only threads that run Python code)."""
+import threading
+import time
+
+savings_lock = threading.Lock()
+checking_lock = threading.Lock()
+both_hold = threading.Barrier(2)
+
+
+def transfer(first, second):
+    with first:
+        both_hold.wait()  # both threads hold their first lock now
+        with second:
+            pass
+
+
+def main():
+    workers = [
+        threading.Thread(target=transfer, args=(savings_lock, checking_lock), name="to-checking"),
+        threading.Thread(target=transfer, args=(checking_lock, savings_lock), name="to-savings"),
+    ]
+    for w in workers:
+        w.start()
+    print("transferring", flush=True)
+    while any(w.is_alive() for w in workers):
+        time.sleep(0.05)
+
+
+if __name__ == "__main__":
+    main()
