@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/httpserver"
@@ -21,6 +22,10 @@ import (
 // token, one per user and workspace (the working directory), started by
 // the first `call` and shared by later ones. What finds it is a state
 // file in a directory only the user can enter: the file is the secret.
+// One per directory, not one per user, because the server resolves the
+// relative paths of every call against its own directory; a call from a
+// directory with no server of its own is told which other directories'
+// servers run, and where the session it names lives.
 
 // backgroundIdle is how long the background server lives without a
 // request, and how long a finished call's debug sessions wait for the
@@ -99,6 +104,30 @@ func findOrStart(ctx context.Context, files workspaceFiles, cwd string) (serverS
 		return st, nil
 	}
 	return startBackground(ctx, files, cwd)
+}
+
+// otherServers are the user's running background servers of other
+// directories than files', with each one's files.
+func otherServers(ctx context.Context, files workspaceFiles) []otherServer {
+	paths, _ := filepath.Glob(filepath.Join(files.dir, "ws-*.json"))
+	var others []otherServer
+	for _, path := range paths {
+		if path == files.state {
+			continue
+		}
+		base := strings.TrimSuffix(path, ".json")
+		theirs := workspaceFiles{dir: files.dir, state: path, key: base + ".key", log: base + ".log", lock: base + ".lock"}
+		if st, err := findRunning(ctx, theirs); err == nil {
+			others = append(others, otherServer{files: theirs, state: st})
+		}
+	}
+	return others
+}
+
+// otherServer is a running background server of another directory.
+type otherServer struct {
+	files workspaceFiles
+	state serverState
 }
 
 // findRunning reads the state file and checks that its server is alive

@@ -47,9 +47,15 @@ const callUsage = `usage: mcp-debugger call TOOL [--key value]... [--json '{…}
                  when exactly one session is open
   TOOL --help    the tool's arguments
 Exit status: 0 success, 1 the tool failed (its hint is printed), 2 a usage error.
-The server starts in the background on first use (per user and directory);
+Arguments may be written --scriptPath or --script-path.
+The server starts in the background on first use, one per user and directory
+(relative paths resolve against it): run later calls from the same directory.
 mcp-debugger status shows it and its sessions, mcp-debugger stop ends it.
 `
+
+// callUsageLine is what a usage error adds to its message: the short form
+// and where the rest is.
+const callUsageLine = "usage: mcp-debugger call TOOL [--key value]... (mcp-debugger call --help: the options and the tools)"
 
 // parseCallLine reads the command line without asking the server.
 func parseCallLine(args []string) (callLine, error) {
@@ -71,6 +77,7 @@ func parseCallLine(args []string) (callLine, error) {
 			return line, usagef("unexpected %q: arguments are --key value", arg)
 		}
 		key, value, hasValue := strings.Cut(arg[2:], "=")
+		key = camelCase(key)
 		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
 			value, hasValue = args[i+1], true
 			i++
@@ -101,19 +108,32 @@ func parseCallLine(args []string) (callLine, error) {
 	return line, nil
 }
 
+// camelCase turns a kebab-case flag (script-path) into the schema's
+// argument name (scriptPath); other names stay as typed.
+func camelCase(key string) string {
+	words := strings.Split(key, "-")
+	for i := 1; i < len(words); i++ {
+		if words[i] != "" {
+			words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
+		}
+	}
+	return strings.Join(words, "")
+}
+
 // callCommand runs `mcp-debugger call`.
 func callCommand(args []string, stdout, stderr io.Writer) int {
 	line, err := parseCallLine(args)
-	if line.help && line.tool == "" {
-		fmt.Fprint(stdout, callUsage)
-		return 0
-	}
-	if err != nil {
+	if err != nil && !line.help {
 		return usageExit(stderr, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := connectBackground(ctx)
+	if line.help && line.tool == "" {
+		fmt.Fprint(stdout, callUsage)
+		printToolList(ctx, stdout)
+		return 0
+	}
+	c, err := connectBackground(ctx, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-debugger: %v\n", err)
 		return 1
@@ -131,9 +151,57 @@ func callCommand(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// usageExit says what is wrong with the command line in a line, and where
+// the usage is: not the whole usage, which would bury the line.
 func usageExit(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "mcp-debugger call: %v\n\n%s", err, callUsage)
+	fmt.Fprintf(stderr, "mcp-debugger call: %v\n%s\n", err, callUsageLine)
 	return 2
+}
+
+// printToolList lists the background server's tools, one a line with the
+// first sentence of its description; the server starts if it must.
+func printToolList(ctx context.Context, w io.Writer) {
+	c, err := connectBackground(ctx, io.Discard)
+	if err != nil {
+		fmt.Fprintf(w, "\nThe tools could not be listed: %v\n", err)
+		return
+	}
+	defer c.close()
+	list, err := c.cs.ListTools(ctx, nil)
+	if err != nil {
+		fmt.Fprintf(w, "\nThe tools could not be listed: %v\n", err)
+		return
+	}
+	sort.Slice(list.Tools, func(i, j int) bool { return list.Tools[i].Name < list.Tools[j].Name })
+	fmt.Fprintln(w, "\nTools (mcp-debugger call TOOL --help: its arguments):")
+	for _, t := range list.Tools {
+		fmt.Fprintf(w, "  %-26s %s\n", t.Name, firstSentence(t.Description, 90))
+	}
+}
+
+// firstSentence is text up to its first full stop, cut at max bytes.
+func firstSentence(text string, max int) string {
+	for from := 0; ; {
+		i := strings.Index(text[from:], ". ")
+		if i < 0 {
+			break
+		}
+		end := from + i + 1
+		// An abbreviation's stop ends no sentence.
+		if !strings.HasSuffix(text[:end], "e.g.") && !strings.HasSuffix(text[:end], "i.e.") {
+			text = text[:end]
+			break
+		}
+		from = end
+	}
+	if len(text) > max {
+		cut := strings.LastIndex(text[:max], " ")
+		if cut <= 0 {
+			cut = max
+		}
+		text = text[:cut] + " …"
+	}
+	return text
 }
 
 // cliClient is one command's MCP session with the background server.
@@ -144,8 +212,9 @@ type cliClient struct {
 }
 
 // connectBackground finds or starts the workspace's background server and
-// connects to it.
-func connectBackground(ctx context.Context) (*cliClient, error) {
+// connects to it. Starting one while servers of other directories run is
+// said on notes: their sessions are not in the new one.
+func connectBackground(ctx context.Context, notes io.Writer) (*cliClient, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("finding the working directory: %w", err)
@@ -154,11 +223,30 @@ func connectBackground(ctx context.Context) (*cliClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	var others []otherServer
+	if _, err := findRunning(ctx, files); err != nil {
+		others = otherServers(ctx, files)
+	}
 	st, err := findOrStart(ctx, files, cwd)
 	if err != nil {
 		return nil, err
 	}
+	if len(others) > 0 {
+		var dirs []string
+		for _, o := range others {
+			dirs = append(dirs, o.state.Workspace)
+		}
+		fmt.Fprintf(notes, "mcp-debugger: started a background server for %s; the sessions of %s stay in %s (run calls from there to use them)\n",
+			cwd, strings.Join(dirs, ", "), plural(len(dirs), "its server", "their servers"))
+	}
 	return connect(ctx, files, st)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func connect(ctx context.Context, files workspaceFiles, st serverState) (*cliClient, error) {
@@ -168,7 +256,11 @@ func connect(ctx context.Context, files workspaceFiles, st serverState) (*cliCli
 		HTTPClient:           &http.Client{Transport: bearer{token: st.Token}},
 		DisableStandaloneSSE: true,
 	}
-	cs, err := client.Connect(ctx, transport, nil)
+	// Each call adopts the workspace's debug sessions into an MCP session
+	// of its own (adopt), and status lists them from one: the revision
+	// with MCP sessions. A sessionless (2026-07-28) client is shown only
+	// the sessions it proves are its own.
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the background server at %s: %w", st.Addr, err)
 	}
@@ -202,6 +294,11 @@ func (c *cliClient) run(ctx context.Context, line callLine, stdout io.Writer) (i
 	sessions, err := c.adopt(ctx)
 	if err != nil {
 		return 0, err
+	}
+	if _, takesSession := schema.Properties["sessionId"]; takesSession {
+		if where := c.sessionElsewhere(ctx, line, schema, sessions); where != "" {
+			return 0, usagef("%s", where)
+		}
 	}
 	args, err := buildArgs(line, schema, sessions)
 	if err != nil {
@@ -254,6 +351,45 @@ func (c *cliClient) callOwned(ctx context.Context, tool string, args map[string]
 			return nil, err
 		}
 	}
+}
+
+// sessionElsewhere says which other directory's server holds the session
+// the call is about, when this directory's server does not: the session
+// the call names (--session), or any when the tool needs one and none is
+// open here. "" when the session is here, or nowhere.
+func (c *cliClient) sessionElsewhere(ctx context.Context, line callLine, schema toolSchema, here []string) string {
+	wanted := line.session
+	switch {
+	case wanted != "" && slices.ContainsFunc(here, func(id string) bool { return strings.HasPrefix(id, wanted) }):
+		return ""
+	case wanted == "" && (len(here) > 0 || !slices.Contains(schema.Required, "sessionId")):
+		return ""
+	}
+	var found []string
+	for _, o := range otherServers(ctx, c.files) {
+		other, err := connect(ctx, o.files, o.state)
+		if err != nil {
+			continue
+		}
+		ids, err := other.adopt(ctx)
+		other.close()
+		if err != nil {
+			continue
+		}
+		for _, id := range ids {
+			if wanted == "" || strings.HasPrefix(id, wanted) {
+				found = append(found, fmt.Sprintf("session %s is in the server of %s", shortSessionID(id), o.state.Workspace))
+			}
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	here0 := "no debug session is open in this directory's server"
+	if wanted != "" {
+		here0 = fmt.Sprintf("no session %s in this directory's server", wanted)
+	}
+	return fmt.Sprintf("%s; %s: run the call from that directory (the server resolves relative paths against its own)", here0, strings.Join(found, ", "))
 }
 
 // ownedAttempts bounds callOwned's tries.

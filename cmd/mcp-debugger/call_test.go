@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -340,5 +341,102 @@ func TestFormatAnswerMakesControlBytesVisible(t *testing.T) {
 	formatAnswer(&out, map[string]any{"success": true, "message": "ok", "output": "\x1b]0;pwned\x07\x1b[2Jhello\x07\n"})
 	if strings.ContainsAny(out.String(), "\x1b\x07") || !strings.Contains(out.String(), `hello\x07`) {
 		t.Fatalf("formatted answer %q", out.String())
+	}
+}
+
+// A shell agent that changed directory is told where its session is, not
+// that there is none: the call starts this directory's server, says so,
+// and names the directory whose server holds the session; status lists
+// that server too. Kebab-case flags are the schema's camelCase names.
+func TestCLIAfterCdFindsTheSession(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	sh := newShell(t)
+	root := sh.dir
+	out := sh.ok("call", "start_debugging", "--language", "python", "--script-path", "testdata/python/loop.py", "--probes", `["testdata/python/loop.py:16"]`)
+	if !strings.Contains(out, "reconnectKey: ") {
+		t.Errorf("the answer that says to keep the reconnectKey does not show it:\n%s", out)
+	}
+	short := strings.Fields(out[strings.Index(out, "session: "):])[1]
+	holder := sh.server().PID
+
+	sh.dir = filepath.Join(root, "testdata")
+	_, errOut, code := sh.run("call", "get_stack_trace")
+	if code != 2 || !strings.Contains(errOut, "started a background server for "+sh.dir) ||
+		!strings.Contains(errOut, "session "+short+" is in the server of "+root) {
+		t.Errorf("a call after cd: exit %d, stderr:\n%s\nwant 2, the new server said and where session %s is", code, errOut, short)
+	}
+	if status := sh.ok("status"); !strings.Contains(status, "another background server: pid "+strconv.Itoa(holder)+" for "+root) {
+		t.Errorf("status in the other directory does not list the server that holds the session:\n%s", status)
+	}
+	sh.ok("stop")
+	sh.dir = root
+	if out := sh.ok("call", "get_local_variables"); !strings.Contains(out, "  i = 0") {
+		t.Errorf("back in its directory, the session answers: %q", out)
+	}
+	stopLeavesNothing(t, sh)
+}
+
+// call --help lists the tools, a line each; a usage error is a short line
+// and where the help is, not the whole usage.
+func TestCLIHelpListsToolsAndUsageErrorsAreShort(t *testing.T) {
+	sh := newShell(t)
+	help := sh.ok("call", "--help")
+	for _, want := range []string{"\n  start_debugging ", "\n  debug_test ", "\n  get_stack_trace "} {
+		if !strings.Contains(help, want) {
+			t.Errorf("call --help does not list %q:\n%s", strings.TrimSpace(want), help)
+		}
+	}
+	for line := range strings.Lines(help) {
+		if len(line) > 140 {
+			t.Errorf("a tool line longer than a terminal's: %q", line)
+		}
+	}
+	_, errOut, code := sh.run("call", "step_over", "--bogus", "1")
+	if code != 2 || len(errOut) > 300 || !strings.Contains(errOut, "--bogus") || !strings.Contains(errOut, "mcp-debugger call --help") {
+		t.Errorf("a usage error: exit %d, %d bytes:\n%s", code, len(errOut), errOut)
+	}
+	sh.ok("stop")
+}
+
+// The compact text of locals, stacks, every thread's stacks and the
+// languages is lines to read, not JSON; the reconnectKey is shown.
+func TestFormatAnswerIsCompactText(t *testing.T) {
+	rows := []struct {
+		name   string
+		answer string
+		want   []string
+	}{
+		{"locals", `{"success":true,"frame":{"name":"main"},"scopeName":"Locals","count":2,"variables":[
+			{"name":"i","value":"3","type":"int","variablesReference":0},
+			{"name":"cart","value":"Cart(items=2)","type":"Cart","variablesReference":7,"children":[{"name":"items","value":"[1, 2]","type":"list","variablesReference":8}]}]}`,
+			[]string{"in main:\n", "  i = 3  (int)\n", "  cart = Cart(items=2)  (Cart)  [ref 7]\n", "    items = [1, 2]  (list)  [ref 8]\n"}},
+		{"stack", `{"success":true,"count":2,"startFrame":0,"totalFrames":5,"stackFrames":[
+			{"id":2,"name":"weigh","file":"/p/loop.py","line":9},{"id":3,"name":"main","file":"/p/loop.py","line":16}]}`,
+			[]string{"#0  weigh  /p/loop.py:9  [frame 2]\n", "#1  main  /p/loop.py:16  [frame 3]\n", "(5 frames in all)\n"}},
+		{"all threads", `{"success":true,"waits":"threads 1 and 2 wait on each other","threads":[
+			{"count":2,"threadIds":[1,2],"name":"worker","waiting":"on a lock","frames":[{"id":4,"name":"take","file":"/p/m.go","line":12}],"moreFrames":3}]}`,
+			[]string{"thread 1, 2 (worker): waiting on a lock\n", "  #0  take  /p/m.go:12  [frame 4]\n", "  … 3 more frames\n", "waits: threads 1 and 2 wait on each other\n"}},
+		{"languages", `{"success":true,"count":2,"languages":[
+			{"id":"python","installed":true,"adapter":"debugpy","version":"1.8","debugTest":"pytest"},
+			{"id":"ruby","installed":false,"adapter":"rdbg","reason":"rdbg not found","installHint":"gem install debug","unavailable":{"attach":"no"}}]}`,
+			[]string{"python      installed  debugpy 1.8; debug_test: pytest\n", "ruby        missing    rdbg not found; install: gem install debug; no attach: no\n"}},
+		{"reconnect key", `{"success":true,"sessionId":"abcdef0123","message":"Created. Keep reconnectKey: …","reconnectKey":"KEY123"}`,
+			[]string{"reconnectKey: KEY123\n"}},
+	}
+	for _, row := range rows {
+		var answer map[string]any
+		if err := json.Unmarshal([]byte(row.answer), &answer); err != nil {
+			t.Fatalf("%s: %v", row.name, err)
+		}
+		var out strings.Builder
+		formatAnswer(&out, answer)
+		for _, want := range row.want {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%s: the text lacks %q:\n%s", row.name, want, out.String())
+			}
+		}
+		if strings.Contains(out.String(), `{"`) {
+			t.Errorf("%s: JSON in the text:\n%s", row.name, out.String())
+		}
 	}
 }

@@ -35,7 +35,9 @@ func formatAnswer(out io.Writer, a map[string]any) {
 		}
 		return
 	}
-	done := map[string]bool{"success": true, "error": true, "hint": true, "reconnectKey": true, "threadId": true, "stopReason": true, "unchanged": true}
+	// reconnectKey stays: the message that says to keep it needs it
+	// shown.
+	done := map[string]bool{"success": true, "error": true, "hint": true, "threadId": true, "stopReason": true, "unchanged": true}
 	writeTest(w, a, done)
 	writeLine(w, a, done, "message", "%s")
 	if id, ok := a["sessionId"].(string); ok {
@@ -45,6 +47,10 @@ func formatAnswer(out io.Writer, a map[string]any) {
 	writeSessions(w, a, done)
 	writeSource(w, a, done)
 	writeLocals(w, a, done)
+	writeVariables(w, a, done)
+	writeFrames(w, a, done)
+	writeThreads(w, a, done)
+	writeLanguages(w, a, done)
 	writeChanges(w, a, done)
 	writeLine(w, a, done, "output", "output:\n%s")
 	writeRest(w, a, done)
@@ -142,6 +148,141 @@ func writeLocals(w io.Writer, a map[string]any, done map[string]bool) {
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "locals: %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// writeVariables writes get_local_variables' and get_variables' answers,
+// a variable a line, members indented under it; [ref N] is what
+// get_variables takes as scope to expand it.
+func writeVariables(w io.Writer, a map[string]any, done map[string]bool) {
+	vars, ok := a["variables"].([]any)
+	if !ok {
+		return
+	}
+	done["variables"], done["count"], done["frame"], done["scopeName"] = true, true, true, true
+	if frame := asMap(a["frame"]); frame != nil {
+		fmt.Fprintf(w, "in %v:\n", frame["name"])
+	}
+	if len(vars) == 0 {
+		fmt.Fprintln(w, "no variables")
+	}
+	writeVariableRows(w, vars, "  ")
+}
+
+func writeVariableRows(w io.Writer, vars []any, indent string) {
+	for _, v := range vars {
+		m := asMap(v)
+		fmt.Fprintf(w, "%s%v = %v", indent, m["name"], m["value"])
+		if t, ok := m["type"].(string); ok && t != "" {
+			fmt.Fprintf(w, "  (%s)", t)
+		}
+		if ref, ok := m["variablesReference"].(float64); ok && ref > 0 {
+			fmt.Fprintf(w, "  [ref %d]", int(ref))
+		}
+		fmt.Fprintln(w)
+		writeVariableRows(w, asList(m["children"]), indent+"  ")
+	}
+}
+
+// writeFrames writes a stack, a frame a line, innermost first: its
+// number, id (what frameId takes), function and place.
+func writeFrames(w io.Writer, a map[string]any, done map[string]bool) {
+	frames, ok := a["stackFrames"].([]any)
+	if !ok {
+		return
+	}
+	done["stackFrames"], done["count"], done["startFrame"] = true, true, true
+	start, _ := a["startFrame"].(float64)
+	for i, f := range frames {
+		writeFrame(w, int(start)+i, asMap(f), "")
+	}
+	if total, ok := a["totalFrames"].(float64); ok && int(total) > int(start)+len(frames) {
+		fmt.Fprintf(w, "(%d frames in all)\n", int(total))
+	}
+	done["totalFrames"] = true
+}
+
+func writeFrame(w io.Writer, n int, f map[string]any, indent string) {
+	fmt.Fprintf(w, "%s#%-2d %v", indent, n, f["name"])
+	if file, ok := f["file"].(string); ok && file != "" {
+		fmt.Fprintf(w, "  %s:%v", file, f["line"])
+	}
+	fmt.Fprintf(w, "  [frame %v]\n", f["id"])
+}
+
+// writeThreads writes get_stack_trace {allThreads}'s groups: the threads,
+// what they wait on, and their frames.
+func writeThreads(w io.Writer, a map[string]any, done map[string]bool) {
+	groups, ok := a["threads"].([]any)
+	if !ok {
+		return
+	}
+	done["threads"] = true
+	for _, g := range groups {
+		m := asMap(g)
+		var ids []string
+		for _, id := range asList(m["threadIds"]) {
+			ids = append(ids, fmt.Sprint(id))
+		}
+		fmt.Fprintf(w, "thread %s", strings.Join(ids, ", "))
+		if name, ok := m["name"].(string); ok && name != "" {
+			fmt.Fprintf(w, " (%s)", name)
+		}
+		if waiting, ok := m["waiting"].(string); ok && waiting != "" {
+			fmt.Fprintf(w, ": waiting %s", waiting)
+		}
+		fmt.Fprintln(w)
+		for i, f := range asList(m["frames"]) {
+			writeFrame(w, i, asMap(f), "  ")
+		}
+		if more, ok := m["moreFrames"].(float64); ok && more > 0 {
+			fmt.Fprintf(w, "  … %d more frames\n", int(more))
+		}
+	}
+}
+
+// writeLanguages writes list_supported_languages' answer, a language a
+// line: installed with its adapter and test runner, or what is missing
+// and the command that installs it.
+func writeLanguages(w io.Writer, a map[string]any, done map[string]bool) {
+	langs, ok := a["languages"].([]any)
+	if !ok {
+		return
+	}
+	done["languages"], done["count"] = true, true
+	for _, l := range langs {
+		m := asMap(l)
+		fmt.Fprintf(w, "%-11v", m["id"])
+		if m["installed"] == true {
+			fmt.Fprintf(w, " installed  %v", m["adapter"])
+			if v, ok := m["version"].(string); ok && v != "" {
+				fmt.Fprintf(w, " %s", v)
+			}
+			if t, ok := m["debugTest"].(string); ok && t != "" {
+				fmt.Fprintf(w, "; debug_test: %s", t)
+			}
+		} else {
+			fmt.Fprintf(w, " missing    %v", m["reason"])
+			if hint, ok := m["installHint"].(string); ok && hint != "" {
+				fmt.Fprintf(w, "; install: %s", hint)
+			}
+		}
+		unavailable := asMap(m["unavailable"])
+		modes := make([]string, 0, len(unavailable))
+		for mode := range unavailable {
+			modes = append(modes, mode)
+		}
+		sort.Strings(modes)
+		for _, mode := range modes {
+			fmt.Fprintf(w, "; no %s: %v", mode, unavailable[mode])
+		}
+		if check := asMap(m["check"]); check != nil {
+			fmt.Fprintf(w, "; check: %v", check["status"])
+			if e, ok := check["error"].(string); ok && e != "" {
+				fmt.Fprintf(w, " (%s)", e)
+			}
+		}
+		fmt.Fprintln(w)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 // sessions, without starting one.
 func statusCommand(args []string, stdout, stderr io.Writer) int {
 	return withWorkspace("status", args, stderr, func(ctx context.Context, files workspaceFiles) int {
+		defer printOtherServers(ctx, stdout, files)
 		st, err := findRunning(ctx, files)
 		if err != nil {
 			fmt.Fprintln(stdout, "no background server for this directory (mcp-debugger call starts one)")
@@ -34,6 +35,14 @@ func statusCommand(args []string, stdout, stderr io.Writer) int {
 		formatAnswer(stdout, answerOf(res))
 		return 0
 	})
+}
+
+// printOtherServers lists the background servers of other directories:
+// their sessions are reached by calls from there.
+func printOtherServers(ctx context.Context, w io.Writer, files workspaceFiles) {
+	for _, o := range otherServers(ctx, files) {
+		fmt.Fprintf(w, "another background server: pid %d for %s (its sessions are reached from there)\n", o.state.PID, o.state.Workspace)
+	}
 }
 
 // stopCommand ends the workspace's background server, its debug sessions
