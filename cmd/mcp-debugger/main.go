@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -135,16 +136,47 @@ func versionString() string {
 
 // versionOf is the version to report: the one stamped at link time, else
 // the main module's version in the build info, which `go install
-// module@version` records, else "dev" for a build from a work tree.
+// module@version` records. A build from a checkout (the build info names
+// its commit: go build -buildvcs) is "dev (abc1234)", ", modified" when
+// the work tree had changes, unless it is a release tag's commit
+// unchanged; without the commit, "dev".
 func versionOf(stamped string, bi *debug.BuildInfo) string {
 	if stamped != "" {
 		return stamped
 	}
-	if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if bi == nil {
+		return "dev"
 	}
-	return "dev"
+	var revision string
+	var modified bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	v := bi.Main.Version
+	if revision == "" {
+		if v != "" && v != "(devel)" {
+			return v
+		}
+		return "dev"
+	}
+	if strings.HasPrefix(v, "v") && !modified && !strings.Contains(v, "+") && !pseudoVersion.MatchString(v) {
+		return v
+	}
+	dev := "dev (" + revision[:min(7, len(revision))]
+	if modified {
+		dev += ", modified"
+	}
+	return dev + ")"
 }
+
+// pseudoVersion matches the end of the version Go gives a commit without
+// a tag (v0.0.0-20261127215410-9e472aeca3db).
+var pseudoVersion = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
 
 func serveStdio(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("stdio", flag.ContinueOnError)

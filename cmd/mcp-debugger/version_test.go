@@ -41,9 +41,15 @@ func TestStampedVersionIsWhatVersionAndServerInfoSay(t *testing.T) {
 
 // A binary from `go install github.com/…/cmd/mcp-debugger@v1.4.2` is not
 // stamped; its build info holds the module version, and that is what it
-// reports. A work-tree build, "(devel)" in the build info, says "dev".
+// reports. A build from a checkout names its commit, and whether the work
+// tree had changes; without the commit in the build info it says "dev".
 func TestUnstampedVersionComesFromTheBuildInfo(t *testing.T) {
 	installed := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mcp-debugger/mcp-debugger", Version: "v1.4.2"}}
+	checkout := func(version, modified string) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Version: version}, Settings: []debug.BuildSetting{
+			{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "9e472aeca3db91c2b44e5d780a9f978e74705a9b"}, {Key: "vcs.modified", Value: modified},
+		}}
+	}
 	for _, c := range []struct {
 		stamped string
 		info    *debug.BuildInfo
@@ -53,6 +59,11 @@ func TestUnstampedVersionComesFromTheBuildInfo(t *testing.T) {
 		{"v9.9.9", installed, "v9.9.9"},
 		{"", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
 		{"", nil, "dev"},
+		{"", checkout("v0.0.0-20261127215410-9e472aeca3db+dirty", "true"), "dev (9e472ae, modified)"},
+		{"", checkout("v0.0.0-20261127215410-9e472aeca3db", "false"), "dev (9e472ae)"},
+		{"", checkout("(devel)", "false"), "dev (9e472ae)"},
+		{"", checkout("v1.4.2", "false"), "v1.4.2"},
+		{"", checkout("v1.4.2+dirty", "true"), "dev (9e472ae, modified)"},
 	} {
 		if got := versionOf(c.stamped, c.info); got != c.want {
 			t.Errorf("stamped %q, build info %+v: version %q, want %q", c.stamped, c.info, got, c.want)

@@ -33,6 +33,9 @@ type Language struct {
 	Description string
 	// RequiresExecutable is true when a runtime or interpreter runs the program.
 	RequiresExecutable bool
+	// TestOnly marks a language for tests (mock): it works when named, but
+	// listings offered to agents leave it out.
+	TestOnly bool
 	// DefaultExecutable is the runtime looked for by default ("python3").
 	DefaultExecutable string
 	// PlainTypes are the types whose values' text already says them
@@ -591,6 +594,18 @@ func IDs() []string {
 	var ids []string
 	for _, a := range All() {
 		ids = append(ids, a.Language().ID)
+	}
+	return ids
+}
+
+// OfferedIDs returns the ids of the languages offered to agents (all but
+// the test-only ones), sorted.
+func OfferedIDs() []string {
+	var ids []string
+	for _, a := range All() {
+		if lang := a.Language(); !lang.TestOnly {
+			ids = append(ids, lang.ID)
+		}
 	}
 	return ids
 }

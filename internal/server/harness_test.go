@@ -43,9 +43,16 @@ func newHarness(t testing.TB) *harness {
 // newHarnessOffering is newHarness with the server offering profile's tools.
 func newHarnessOffering(t testing.TB, profile Profile) *harness {
 	t.Helper()
+	return newHarnessWith(t, Options{Tools: profile, TestLanguages: true})
+}
+
+// newHarnessWith is newHarness with a server made with opts (Cwd: the
+// repository's root).
+func newHarnessWith(t testing.TB, opts Options) *harness {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	opts := Options{Cwd: repoRoot(t), Tools: profile}
+	opts.Cwd = repoRoot(t)
 	if os.Getenv("MCP_DEBUGGER_TEST_LOG") != "" {
 		// Traces every DAP message, for debugging a failing test.
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

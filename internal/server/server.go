@@ -42,6 +42,8 @@ type Server struct {
 	cwd string
 	// profile chooses the tools offered.
 	profile Profile
+	// testLanguages lists the test-only languages (mock) with the others.
+	testLanguages bool
 }
 
 // Options configure New.
@@ -55,6 +57,9 @@ type Options struct {
 	KeepAlive time.Duration
 	// Tools is the profile of tools offered ("": ProfileDefault).
 	Tools Profile
+	// TestLanguages lists the test-only languages (mock) among those
+	// offered; tests set it. Named, such a language works either way.
+	TestLanguages bool
 }
 
 // keepAliveMisses is how many pings in a row a client may miss before its
@@ -81,6 +86,8 @@ func New(opts Options) *Server {
 		log:      log,
 		cwd:      cwd,
 		profile:  profile,
+
+		testLanguages: opts.TestLanguages,
 	}
 	s.watches.ctx, s.watches.cancel = context.WithCancel(context.Background())
 	s.watches.byURI = map[string]*outputWatch{}
@@ -189,8 +196,9 @@ var schemaOptions = &jsonschema.ForOptions{
 }
 
 var variableSchema = &jsonschema.Schema{
-	Type:        "object",
-	Description: "a variable or value",
+	Type:          "object",
+	Description:   "a variable or value",
+	PropertyOrder: []string{"name", "value", "type", "variablesReference", "truncated", "masked", "children"},
 	Properties: map[string]*jsonschema.Schema{
 		"name":               {Type: "string"},
 		"value":              {Type: "string", Description: "the value as the debugger shows it (cut at ~1 KB when truncated)"},

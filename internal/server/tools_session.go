@@ -13,13 +13,13 @@ import (
 )
 
 type createSessionArgs struct {
-	Language       string         `json:"language" jsonschema:"python, go, rust, cpp, c, javascript, ruby, java or mock"`
-	Name           string         `json:"name,omitempty" jsonschema:"a name for the session, shown in listings"`
-	ExecutablePath string         `json:"executablePath,omitempty" jsonschema:"interpreter or runtime (e.g. a venv's python)"`
-	Host           string         `json:"host,omitempty" jsonschema:"with port: attach at once to a debug server at host:port"`
-	Port           Int            `json:"port,omitempty" jsonschema:"with host: attach at once to this port"`
-	Timeout        Int            `json:"timeout,omitempty" jsonschema:"ms to wait for that attach (default 30000)"`
-	AdapterConfig  map[string]any `json:"adapterConfig,omitempty" jsonschema:"fields merged into every launch and attach request"`
+	Language       string     `json:"language" jsonschema:"python, javascript, typescript, go, c, cpp, rust, ruby or java (kotlin, scala)"`
+	Name           string     `json:"name,omitempty" jsonschema:"a name for the session, shown in listings"`
+	ExecutablePath string     `json:"executablePath,omitempty" jsonschema:"interpreter or runtime (e.g. a venv's python)"`
+	Host           string     `json:"host,omitempty" jsonschema:"with port: attach at once to a debug server at host:port"`
+	Port           Int        `json:"port,omitempty" jsonschema:"with host: attach at once to this port"`
+	Timeout        Int        `json:"timeout,omitempty" jsonschema:"ms to wait for that attach (default 30000)"`
+	AdapterConfig  JSONObject `json:"adapterConfig,omitempty" jsonschema:"a JSON object of fields merged into every launch and attach request"`
 }
 
 type createSessionResult struct {
@@ -155,7 +155,7 @@ type listSessionsResult struct {
 
 func (s *Server) addSessionTools() {
 	addTool(s, "create_debug_session",
-		"Create a debug session for a language. Then set breakpoints and call start_debugging (or attach_to_process). Returns sessionId.",
+		"Create a debug session for a language. Then set breakpoints and start (or attach to) the program. Returns sessionId.",
 		s.createSession)
 	addTool(s, "list_supported_languages",
 		"List the languages this server debugs, whether each one's adapter is installed here, and how to install it. check: true also tries each.",
@@ -198,9 +198,7 @@ func (s *Server) createSession(ctx context.Context, a *createSessionArgs) (*crea
 	if !strings.EqualFold(a.Language, sess.Language.ID) {
 		res.Language = sess.Language.ID
 	}
-	if key != "" {
-		res.Message += " Keep reconnectKey: after a reconnect, list_debug_sessions {adopt: reconnectKey} takes your sessions back."
-	}
+	res.Message += reconnectKeyAdvice(callerOf(ctx), key)
 	if a.Port > 0 {
 		start, err := sess.Attach(ctx, session.AttachSpec{Host: a.Host, Port: int(a.Port), BreakOnExceptions: session.BreakUncaught}, session.WaitOptions{Timeout: millis(a.Timeout)})
 		if err != nil {
@@ -251,6 +249,9 @@ func (s *Server) listLanguages(ctx context.Context, args *languagesArgs) (*langu
 		wg.Wait()
 	}
 	for i, a := range adapters {
+		if a.Language().TestOnly && !s.testLanguages {
+			continue
+		}
 		entry := languageEntryOf(a, avail[i])
 		if checks != nil {
 			entry.Check = checks[i]
@@ -318,14 +319,19 @@ func (s *Server) selfCheck(ctx context.Context, adapters []adapter.Adapter, time
 
 func (s *Server) listSessions(ctx context.Context, a *listSessionsArgs) (*listSessionsResult, error) {
 	res := &listSessionsResult{Success: true, Sessions: []sessionInfo{}}
+	viewer := callerOf(ctx)
 	if a.Adopt != nil {
 		ids, keep, err := s.adopt(ctx, *a.Adopt)
 		if err != nil {
 			return nil, err
 		}
 		res.Adopted, res.ReconnectKey = ids, keep
+		viewer.key = keep // the key just proved is shown what it holds
 	}
 	for _, sess := range s.sessions.List() {
+		if !s.listed(viewer, sess.ID) {
+			continue
+		}
 		info := sess.Info()
 		si := sessionInfo{
 			ID:        info.ID,

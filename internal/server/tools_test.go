@@ -17,8 +17,8 @@ func TestCreateSessionErrors(t *testing.T) {
 	h := newHarness(t)
 	h.fail("create_debug_session", map[string]any{}, "language is required")
 	out := h.fail("create_debug_session", map[string]any{"language": "cobol"}, `unknown language "cobol"`)
-	if !strings.Contains(out.str("error"), "mock") {
-		t.Errorf("error should list the supported languages: %q", out.str("error"))
+	if !strings.Contains(out.str("error"), "python") || strings.Contains(out.str("error"), "mock") {
+		t.Errorf("error should list the supported languages, and not the test-only mock: %q", out.str("error"))
 	}
 	h.fail("step_over", map[string]any{"sessionId": "nope"}, `no debug session with id "nope"`)
 	h.fail("step_over", map[string]any{}, "sessionId is required")

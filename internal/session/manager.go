@@ -30,7 +30,7 @@ func NewManager(log *slog.Logger) *Manager {
 func (m *Manager) Create(language string, opts Options) (*Session, error) {
 	a, ok := adapter.Lookup(language)
 	if !ok {
-		return nil, errorf("list_supported_languages lists the language ids", "unknown language %q; supported: %v", language, adapter.IDs())
+		return nil, errorf("list_supported_languages lists the language ids", "unknown language %q; supported: %v", language, adapter.OfferedIDs())
 	}
 	if opts.Logger == nil {
 		opts.Logger = m.log

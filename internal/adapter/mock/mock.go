@@ -38,6 +38,7 @@ func (*Adapter) Language() adapter.Language {
 		ID:          "mock",
 		DisplayName: "Mock",
 		Description: "In-process fake adapter for tests (no real debugger)",
+		TestOnly:    true,
 		VSCodeType:  "mock",
 	}
 }
