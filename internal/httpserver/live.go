@@ -47,31 +47,32 @@ type wake struct {
 	session, output, timeline <-chan struct{}
 }
 
-// viewer is who a page request shows sessions to: "" for the person who
+// viewer is who a page request shows sessions to: nil for the person who
 // runs the server (the page's cookie), who sees every session; else the
-// MCP session id of a client making its own requests with the bearer
-// token, which sees what its tools may use. A client request naming no
-// MCP session is refused with 403.
-func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (client string, ok bool) {
+// header of a client making its own requests with the bearer token, which
+// sees what its tools may use (by its MCP session or reconnect key). A
+// client request naming neither is refused with 403.
+func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (client http.Header, ok bool) {
 	if h.access(r) == ownerAccess {
-		return "", true
+		return nil, true
 	}
-	client = r.Header.Get(sessionHeader)
-	if client == "" {
-		http.Error(w, "the live page's data is the page's: open the login link printed at start; an MCP client sees its own sessions here by sending its "+sessionHeader, http.StatusForbidden)
-		return "", false
+	if r.Header.Get(sessionHeader) == "" && r.Header.Get(server.ReconnectKeyHeader) == "" {
+		http.Error(w, "the live page's data is the page's: open the login link printed at start; an MCP client sees its own sessions here by sending its "+
+			sessionHeader+" or "+server.ReconnectKeyHeader, http.StatusForbidden)
+		return nil, false
 	}
-	return client, true
+	return r.Header, true
 }
 
-// visible reports whether viewer may see the debug session id.
-func (h *Handler) visible(viewer, id string) bool {
-	return viewer == "" || h.srv.MayUse(viewer, id)
+// visible reports whether viewer may see the debug session id: one it
+// is shown (a sessionless client's is shown only to it) and may use.
+func (h *Handler) visible(viewer http.Header, id string) bool {
+	return viewer == nil || (h.srv.Listed(viewer, id) && h.srv.MayUse(viewer, id))
 }
 
 // chosenVisible refuses with 403 a request that names a session its viewer
 // may not see, as the session's tools refuse it.
-func (h *Handler) chosenVisible(w http.ResponseWriter, viewer, chosen string) bool {
+func (h *Handler) chosenVisible(w http.ResponseWriter, viewer http.Header, chosen string) bool {
 	if chosen == "" || h.visible(viewer, chosen) {
 		return true
 	}
@@ -83,19 +84,22 @@ func (h *Handler) chosenVisible(w http.ResponseWriter, viewer, chosen string) bo
 // newest one it may see when none is chosen, or the chosen one is gone).
 // Every session is listed, as list_debug_sessions lists them; only one the
 // viewer may use is shown, and the timeline holds the calls on those.
-func (h *Handler) build(ctx context.Context, chosen, viewer string) (pageState, wake) {
+func (h *Handler) build(ctx context.Context, chosen string, viewer http.Header) (pageState, wake) {
 	var wk wake
 	st := pageState{Time: time.Now(), Version: server.Version, Control: h.cfg.AllowHumanControl, Sessions: []sessionSummary{}}
 	timeline, timelineChanged := h.srv.Timeline(pageTimeline)
 	wk.timeline = timelineChanged
 	st.Timeline = make([]server.ToolCall, 0, len(timeline))
 	for _, c := range timeline {
-		if viewer == "" || (c.SessionID != "" && h.visible(viewer, c.SessionID)) {
+		if viewer == nil || (c.SessionID != "" && h.visible(viewer, c.SessionID)) {
 			st.Timeline = append(st.Timeline, c)
 		}
 	}
 	var sel, newest *session.Session
 	for _, s := range h.srv.DebugSessions() {
+		if viewer != nil && !h.srv.Listed(viewer, s.ID) {
+			continue // its id is its owner's proof
+		}
 		owner, shared := h.srv.Owner(s.ID)
 		st.Sessions = append(st.Sessions, sessionSummary{ID: s.ID, Name: s.Name(), Language: s.Language.ID, State: s.State(), Owner: owner, Shared: shared})
 		if !h.visible(viewer, s.ID) {

@@ -10,24 +10,49 @@ import (
 	"sync"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/mcpinit"
+	"github.com/mcp-debugger/mcp-debugger/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sessionHeader names the MCP session a Streamable HTTP request belongs to.
 const sessionHeader = "Mcp-Session-Id"
 
-// mcpFront stands before the SDK's Streamable HTTP handler and corrects
-// two things it does: it refuses a POST without a session that is not an
-// initialize (requireSession), and it keeps the answer of a call the
-// client cancelled off the call's stream (calls).
+// protocolVersionHeader names the MCP revision a Streamable HTTP request
+// is in.
+const protocolVersionHeader = "Mcp-Protocol-Version"
+
+// firstSessionlessRevision is the MCP revision from which a client has no
+// MCP session: every request carries its revision and is whole on its
+// own. The SDK serves it over HTTP only from a stateless handler.
+const firstSessionlessRevision = "2026-07-28"
+
+// mcpFront stands before the SDK's Streamable HTTP handlers. It sends a
+// request of the sessionless revisions to the stateless handler
+// (sessionless) and the others to the one that keeps MCP sessions (next),
+// refuses a malformed reconnect key, and corrects two things the SDK
+// does: it refuses a POST without a session that is not an initialize
+// (requireSession), and it keeps the answer of a call the client
+// cancelled off the call's stream (calls).
 type mcpFront struct {
-	next  http.Handler
-	calls *callRegistry
+	next        http.Handler
+	sessionless http.Handler
+	calls       *callRegistry
 }
 
 func (f *mcpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if key := r.Header.Get(server.ReconnectKeyHeader); key != "" {
+		if err := server.CheckReconnectKey(key); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+	}
 	if r.Method != http.MethodPost {
 		f.next.ServeHTTP(w, r)
+		return
+	}
+	if r.Header.Get(protocolVersionHeader) >= firstSessionlessRevision {
+		f.sessionless.ServeHTTP(w, r)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -47,6 +72,12 @@ func (f *mcpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req, isRequest := msg.(*jsonrpc.Request)
 	if err != nil || !isRequest {
 		f.next.ServeHTTP(w, r)
+		return
+	}
+	if req.Method == "server/discover" || carriesRevision(req.Params) {
+		// Sessionless from the start: the SDK's stateful handler would
+		// open an MCP session for the discovery and refuse the rest.
+		f.sessionless.ServeHTTP(w, r)
 		return
 	}
 	session := r.Header.Get(sessionHeader)
@@ -84,6 +115,19 @@ func (f *mcpFront) requireSession(w http.ResponseWriter, r *http.Request, req *j
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// carriesRevision reports whether a request's parameters name the MCP
+// revision in _meta, as a request of a sessionless revision does.
+func carriesRevision(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	_, ok := p.Meta[mcp.MetaKeyProtocolVersion]
+	return ok
 }
 
 // callKey names a call in flight: its MCP session and request id.

@@ -53,7 +53,9 @@ type Config struct {
 	// AllowHumanControl adds continue, step and pause buttons to the page.
 	AllowHumanControl bool
 	// IdleTimeout closes an MCP session that sent no request for this
-	// long, and with it the debug sessions it created (0: never).
+	// long, and with it the debug sessions it created, and the debug
+	// sessions a reconnect key holds when no call presented it for this
+	// long (0: never).
 	IdleTimeout time.Duration
 	// ReconnectGrace is how long the debug sessions of a client whose MCP
 	// session ended stay open for it to adopt them after reconnecting
@@ -106,6 +108,7 @@ func New(srv *server.Server, cfg Config) *Handler {
 		cfg.ReconnectGrace = 0
 	}
 	srv.SetReconnectGrace(cfg.ReconnectGrace)
+	srv.SetKeyIdleTimeout(cfg.IdleTimeout)
 	if cfg.PageToken == "" {
 		cfg.PageToken = cfg.Token
 	}
@@ -113,13 +116,25 @@ func New(srv *server.Server, cfg Config) *Handler {
 	if tcp, ok := cfg.Addr.(*net.TCPAddr); ok {
 		h.loopback = tcp.IP.IsLoopback()
 	}
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() }, &mcp.StreamableHTTPOptions{
+	mcpServer := func(*http.Request) *mcp.Server { return srv.MCP() }
+	mcpHandler := mcp.NewStreamableHTTPHandler(mcpServer, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      cfg.IdleTimeout,
 		MaxRequestBodyBytes: cfg.MaxBodyBytes,
 		Logger:              log,
 	})
+	// The 2026-07-28 revision has no MCP session: its requests go to a
+	// handler that keeps none, where a call is cancelled by closing its
+	// POST. Who owns a debug session is then told by its reconnect key
+	// (server.ReconnectKeyHeader), not by an MCP session.
+	sessionless := mcp.NewStreamableHTTPHandler(mcpServer, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		MaxRequestBodyBytes:          cfg.MaxBodyBytes,
+		Logger:                       log,
+		PropagateRequestCancellation: true,
+	})
 	static, _ := fs.Sub(webFS, "web")
-	h.mux.Handle("/mcp", h.guard(false, &mcpFront{next: mcpHandler, calls: &callRegistry{calls: map[callKey]bool{}}}))
+	front := &mcpFront{next: mcpHandler, sessionless: sessionless, calls: &callRegistry{calls: map[callKey]bool{}}}
+	h.mux.Handle("/mcp", h.guard(false, front))
 	h.mux.Handle("GET /healthz", h.guard(true, http.HandlerFunc(h.healthz)))
 	h.mux.Handle("GET /version", h.guard(false, http.HandlerFunc(h.version)))
 	h.mux.Handle("GET /{$}", h.guard(true, http.HandlerFunc(h.page)))

@@ -2,7 +2,11 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
+	"net/http"
 	"sync"
 	"time"
 
@@ -26,13 +30,25 @@ type observers struct {
 	keys        map[string]string // by client
 	grace       time.Duration
 	graceTimers map[string]*time.Timer // by departed client
+	// The sessions a reconnect key holds close after keyIdle without a
+	// call presenting it.
+	keyIdle  time.Duration
+	keyLives map[string]*keyLife // by key
 }
 
+// owner is who may drive a debug session over HTTP: the client whose MCP
+// session created or adopted it, and any call presenting its key with its
+// credential. With no client it is held by its key alone (it was created
+// or last used that way); with neither it is nobody's (created over stdio).
 type owner struct {
 	client     string // the MCP session id of the client that created or adopted it
 	shared     bool
-	key        string // the reconnect key that adopts it
+	key        string // the reconnect key that adopts it, and drives it in ReconnectKeyHeader
 	credential string // the fingerprint of its creator's Authorization header
+	// byID: created by a call with neither an MCP session nor a key (a
+	// sessionless client), whose only proof is the session's id: 128
+	// random bits, answered to the creator and listed to no one else.
+	byID bool
 }
 
 // ReapedTool names the timeline entry of a debug session closed because
@@ -63,7 +79,7 @@ type ToolCall struct {
 // request, and closes a client's debug sessions when its MCP session ends.
 func (s *Server) installObservers() {
 	s.obs = &observers{owners: map[string]owner{}, changed: make(chan struct{}), mirrors: map[string]*exposed{},
-		keys: map[string]string{}, graceTimers: map[string]*time.Timer{}}
+		keys: map[string]string{}, graceTimers: map[string]*time.Timer{}, keyLives: map[string]*keyLife{}}
 	s.mcp.AddReceivingMiddleware(s.observe)
 	s.addExposeTools()
 }
@@ -83,7 +99,9 @@ func (s *Server) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case "tools/call":
 			if call, ok := req.(*mcp.CallToolRequest); ok {
-				return s.observeCall(withCaller(ctx, call), next, method, call)
+				ctx = withCaller(ctx, call)
+				s.claimKey(callerOf(ctx))
+				return s.observeCall(ctx, next, method, call)
 			}
 		}
 		return next(ctx, method, req)
@@ -147,29 +165,68 @@ func (s *Server) decideOwner(ctx context.Context, tool, sessionID string) error 
 		d.id = sessionID
 	}
 	// Sharing stays the owner's decision, shared or not.
-	return s.checkOwner(callerOf(ctx).client, sessionID, tool == "share_debug_session")
+	if err := s.checkOwner(callerOf(ctx), sessionID, tool == "share_debug_session"); err != nil {
+		return err
+	}
+	s.touchHeld(sessionID)
+	return nil
 }
 
 // foreignHint is what a client refused another's session can do instead.
-const foreignHint = "if you created it before reconnecting, list_debug_sessions {adopt: your reconnectKey} takes it back; " +
+const foreignHint = "if you created it, send its reconnectKey in the HTTP header " + ReconnectKeyHeader + " with every call " +
+	"(or list_debug_sessions {adopt: your reconnectKey} takes it back into your MCP session); " +
 	"otherwise create_debug_session makes your own, or its owner can call share_debug_session"
 
-// checkOwner is the one ownership rule, for every MCP path to a session's
-// data (tools and resources): a client may use a debug session it created,
-// one nobody owns (created over stdio, whose one client has no id), and
-// one its owner shared, unless ownerOnly. The IDE mirror is reached
-// through expose_session, which passes here, and its per-exposure token.
-func (s *Server) checkOwner(client, sessionID string, ownerOnly bool) error {
-	if sessionID == "" || client == "" {
+// checkOwner is the one ownership rule, for every path to a session's
+// data (tools, resources, the live page): over stdio the one client may
+// use everything; over HTTP a caller may use a debug session its MCP
+// session created or adopted, one whose reconnect key it presents with
+// the creator's credential (the key is given to the creator alone and
+// never listed, so a client with the same bearer token but not the key
+// is refused), one a sessionless client created that it names with that
+// client's credential (the id is then as secret as a key: see listed),
+// one nobody owns (created over stdio), and one its owner shared, unless
+// ownerOnly. The IDE mirror is reached through expose_session, which
+// passes here, and its per-exposure token.
+func (s *Server) checkOwner(c caller, sessionID string, ownerOnly bool) error {
+	if sessionID == "" || !c.overHTTP {
 		return nil
 	}
 	s.obs.mu.Lock()
 	o, ok := s.obs.owners[sessionID]
 	s.obs.mu.Unlock()
-	if !ok || o.client == "" || o.client == client || (o.shared && !ownerOnly) {
+	nobodys := o.client == "" && o.key == ""
+	namedByCreator := o.byID && subtle.ConstantTimeCompare([]byte(o.credential), []byte(c.credential)) == 1
+	if !ok || nobodys || c.proves(o) || namedByCreator || (o.shared && !ownerOnly) {
 		return nil
 	}
 	return userError(foreignHint, "debug session %s belongs to another client; only the client that created it can use it", sessionID)
+}
+
+// proves reports whether c shows, by more than a session's id, that it
+// is the owner o: its MCP session, or o's key with o's credential.
+func (c caller) proves(o owner) bool {
+	return (o.client != "" && o.client == c.client) || c.holdsKey(o)
+}
+
+// listed reports whether a caller is shown the debug session id (by
+// list_debug_sessions, resources/list, the live page): every session but
+// the ones whose id is their owner's proof (byID), which are shown only
+// to a caller that proves it is the owner by other means, or once shared.
+func (s *Server) listed(c caller, id string) bool {
+	if !c.overHTTP {
+		return true
+	}
+	s.obs.mu.Lock()
+	o := s.obs.owners[id]
+	s.obs.mu.Unlock()
+	return !o.byID || o.shared || c.proves(o)
+}
+
+// Listed reports whether the HTTP request whose header is header is shown
+// the debug session id, by the rule of list_debug_sessions.
+func (s *Server) Listed(header http.Header, id string) bool {
+	return s.listed(callerOfHeader(header), id)
 }
 
 // closeMirrors stops every IDE mirror, for the server's end.
@@ -214,17 +271,33 @@ func (s *Server) DebugSessions() []*session.Session { return s.sessions.List() }
 // DebugSession finds a debug session by id.
 func (s *Server) DebugSession(id string) (*session.Session, error) { return s.sessions.Get(id) }
 
-// MayUse reports whether the client whose MCP session id is client may use
-// the debug session id, by the rule every session tool applies: its
-// owner's, shared, or owned by no one.
-func (s *Server) MayUse(client, id string) bool { return s.checkOwner(client, id, false) == nil }
+// MayUse reports whether the HTTP request whose header is header (its
+// Mcp-Session-Id, ReconnectKeyHeader and Authorization) may use the debug
+// session id, by the rule every session tool applies: its owner's,
+// shared, or owned by no one.
+func (s *Server) MayUse(header http.Header, id string) bool {
+	return s.checkOwner(callerOfHeader(header), id, false) == nil
+}
 
-// Owner says which client (a short form of its MCP session id) created a
+// callerOfHeader is who makes an HTTP request of its own (the live
+// page's data) with header.
+func callerOfHeader(header http.Header) caller {
+	c := callerFrom(nil, header)
+	c.client = header.Get("Mcp-Session-Id")
+	return c
+}
+
+// Owner says which client (a short form of its MCP session id, or "key "
+// and a short fingerprint of the reconnect key that holds it) created a
 // debug session, and whether it is shared; "" when anyone may drive it.
 func (s *Server) Owner(id string) (client string, shared bool) {
 	s.obs.mu.Lock()
 	defer s.obs.mu.Unlock()
 	o := s.obs.owners[id]
+	if o.client == "" && o.key != "" {
+		sum := sha256.Sum256([]byte(o.key))
+		return "key " + hex.EncodeToString(sum[:3]), o.shared
+	}
 	return shortID(o.client), o.shared
 }
 

@@ -61,7 +61,7 @@ func (s *Server) sessionResources(next mcp.MethodHandler) mcp.MethodHandler {
 func (s *Server) outputResources(c caller) []*mcp.Resource {
 	var out []*mcp.Resource
 	for _, sess := range s.sessions.List() {
-		if s.checkOwner(c, sess.ID, false) != nil {
+		if !s.listed(c, sess.ID) || s.checkOwner(c, sess.ID, false) != nil {
 			continue
 		}
 		name := sess.ID

@@ -123,7 +123,7 @@ func (s *Server) shareSession(_ context.Context, a *shareArgs) (*messageResult, 
 	shared := a.Shared == nil || *a.Shared
 	s.obs.mu.Lock()
 	o := s.obs.owners[a.SessionID]
-	if o.client == "" {
+	if o.client == "" && o.key == "" {
 		s.obs.mu.Unlock()
 		return &messageResult{Success: true, Message: fmt.Sprintf("Nothing changed: session %s is on a server with one client (stdio), "+
 			"which no other client can reach. Sharing matters with `mcp-debugger http`, where several clients connect.", a.SessionID)}, nil
