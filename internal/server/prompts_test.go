@@ -97,6 +97,8 @@ func TestCapabilitiesAreWhatIsServed(t *testing.T) {
 	if caps.Tools == nil || caps.Resources == nil || caps.Prompts == nil {
 		t.Errorf("capabilities: %+v", caps)
 	}
+	// Deprecated on purpose: clients of the older revisions still send it.
+	//lint:ignore SA1019 the test is of a client that sends the deprecated logging/setLevel
 	err := h.cs.SetLoggingLevel(h.ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeMethodNotFound {
