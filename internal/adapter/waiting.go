@@ -38,4 +38,8 @@ type Wait struct {
 	// Lock: the wait is for a lock (a mutex, a monitor), so that threads
 	// waiting on locks can be named together.
 	Lock bool
+	// Holder names the thread that holds the lock, where the runtime
+	// tells (a JVM's monitors): threads that wait in a circle on each
+	// other's locks are a deadlock shown.
+	Holder string
 }

@@ -54,6 +54,8 @@ type ThreadGroup struct {
 	blocking, lock bool
 	// names are the threads' distinct names.
 	names []string
+	// holder names the thread holding the lock waited on (adapter.Wait).
+	holder string
 }
 
 // maxGroupNames bounds how many of a group's thread names it shows.
@@ -192,7 +194,7 @@ func threadGroup(t dap.Thread, frames []dap.StackFrame, q adapter.Quirks, req Al
 	}
 	if q.WaitingOn != nil {
 		if w, ok := q.WaitingOn(adapter.ThreadStack{Name: t.Name, Frames: entries, UserLine: userLine(frames, firstUser)}); ok {
-			g.Waiting, g.blocking, g.lock = w.What, w.Blocking, w.Lock
+			g.Waiting, g.blocking, g.lock, g.holder = w.What, w.Blocking, w.Lock, w.Holder
 		}
 	}
 	if firstUser < 0 && !req.IncludeInternals {
@@ -282,6 +284,9 @@ func summarize(all *AllThreads) string {
 		named += fmt.Sprintf(" and %d more", locked-len(waiters))
 	}
 	partial := all.Looked < all.Listed || len(all.Unreadable) > 0
+	if cycle := lockCycle(all.Groups); cycle != "" {
+		return "deadlock: " + cycle
+	}
 	switch {
 	case allBlocked && !partial && !all.awakeElsewhere:
 		s := fmt.Sprintf("deadlock: all %d threads of the program wait on another thread (a lock, a channel, a condition), so none can go on", threads)
@@ -293,6 +298,50 @@ func summarize(all *AllThreads) string {
 		return "1 thread waits on a lock: " + named
 	case locked > 1:
 		return fmt.Sprintf("%d threads wait on locks: %s; not every thread waits on another, so a deadlock is not certain: see which locks each holds", locked, named)
+	}
+	return ""
+}
+
+// lockCycle finds threads that wait in a circle on locks the next one
+// holds, where the adapter names holders: "to-checking waits for a lock
+// held by to-savings, which waits for one held by to-checking". "" when
+// there is none.
+func lockCycle(groups []ThreadGroup) string {
+	// A listed name may carry a state after it ("to-savings (blocked)").
+	holderOf := func(name string) string {
+		for _, g := range groups {
+			for _, n := range g.names {
+				if g.holder != "" && (n == name || strings.HasPrefix(n, name+" (")) {
+					return g.holder
+				}
+			}
+		}
+		return ""
+	}
+	for _, g := range groups {
+		if g.holder == "" {
+			continue
+		}
+		start := g.holder // a thread's bare name, as holders are named
+		chain := []string{start}
+		for next := holderOf(start); next != "" && len(chain) <= maxNamedWaiters; next = holderOf(next) {
+			if next == start {
+				var b strings.Builder
+				for i, name := range chain {
+					switch i {
+					case 0:
+						fmt.Fprintf(&b, "%s waits for a lock held by %s", name, chain[(i+1)%len(chain)])
+					default:
+						fmt.Fprintf(&b, ", which waits for one held by %s", chain[(i+1)%len(chain)])
+					}
+				}
+				return b.String()
+			}
+			if slices.Contains(chain, next) {
+				break // a circle that does not pass through start
+			}
+			chain = append(chain, next)
+		}
 	}
 	return ""
 }

@@ -106,6 +106,11 @@ func (s *server) stackTrace(ctx context.Context, req *request) (any, error) {
 		ids[i] = s.newHandle(&handle{kind: hFrame, thread: thread, frame: f.ID, depth: start + i, gen: gen, loc: f.Location})
 	}
 	body.StackFrames = s.describeFrames(ctx, ids, frames)
+	if start == 0 && len(frames) > 0 {
+		if line, ok := s.blockedEntryLine(ctx, thread, frames[0].Location); ok {
+			body.StackFrames[0].Line = line
+		}
+	}
 	return body, nil
 }
 

@@ -16,5 +16,6 @@ func quirks() adapter.Quirks {
 		// string without quotes, a newline in it breaking the line the
 		// session reads a tracepoint's values from. {x,q} is one line.
 		LogpointExpression: func(expression string) string { return expression + quotedSpec },
+		WaitingOn:          waitingOn,
 	}
 }

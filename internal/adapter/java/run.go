@@ -392,8 +392,8 @@ func (s *server) threadsRequest(ctx context.Context, _ *request) (any, error) {
 		if err != nil {
 			continue
 		}
-		if status, _, err := s.vm.ThreadStatus(ctx, t); err == nil {
-			name += " (" + threadState(status) + ")"
+		if status, suspended, err := s.vm.ThreadStatus(ctx, t); err == nil {
+			name += " (" + threadState(status) + s.monitorHolder(ctx, t, status, suspended) + ")"
 		}
 		body.Threads = append(body.Threads, godap.Thread{Id: s.threads.id(t), Name: name})
 	}
