@@ -79,6 +79,14 @@ var hangRows = []hangRow{
 		lockLine: "synchronized (second) {", function: "LockOrder.transfer", what: "a monitor (synchronized) held by to-",
 		waits: []string{"waits for a lock held by to-", "which waits for one held by to-"},
 	},
+	{
+		name: "c_pthreads", language: "c", deadlock: true,
+		hang: func(t *testing.T, h *harness) (string, string) {
+			return startAndPause(t, h, "c", nativeProgram(t, "c", "lockorder.c"))
+		},
+		lockLine: "pthread_mutex_lock(o->second);", function: "transfer", what: "a lock (pthread_mutex_lock)",
+		waits: []string{"all 3 threads of the program wait", "2 wait on locks", "lockorder.c:18 (pthread_mutex_lock(o->second);)"},
+	},
 }
 
 // TestAllThreadsShowWhoWaitsOnLocks: a program hung on two locks taken in

@@ -30,6 +30,7 @@ func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
 		IsNoise:             isNoise,
 		FrameName:           frameName,
 		InternalFrame:       internalFrame,
+		WaitingOn:           waitingOn,
 		BeforeContinue:      discardStalePlans,
 		BreakpointLocations: breakpointLocations,
 		ElementCount:        elementCount,
