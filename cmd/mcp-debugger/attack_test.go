@@ -61,7 +61,7 @@ func startAttacked(t *testing.T, env ...string) *attacked {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	cmd := exec.Command(binary(t), "stdio")
+	cmd := exec.Command(binary(t), "stdio", "--tools", "all")
 	cmd.Env = append(os.Environ(), env...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr

@@ -609,6 +609,10 @@ func typedValue(p propSchema, word string) (any, error) {
 	if err := json.Unmarshal([]byte(word), &v); err == nil {
 		return v, nil
 	}
+	// A list of one, as a shell user writes it: --env GREETING=hi.
+	if len(types) == 1 && types[0] == "array" {
+		return []any{word}, nil
+	}
 	if slices.Contains(types, "object") || slices.Contains(types, "array") {
 		return nil, fmt.Errorf("want JSON (%s), got %q", strings.Join(types, "|"), word)
 	}

@@ -64,7 +64,8 @@ func compactOutputSchema(out *jsonschema.Schema, isRun bool) *jsonschema.Schema 
 
 // shapeOf names the fields of an object, or of a list's objects, at most
 // shapeFields of them ("{file, line, function}", "[{name, value, …}]"),
-// in the order the answer has them; "" for anything else.
+// in the order the answer has them; an object whose fields vary (a map)
+// keeps its own description; "" for anything else.
 func shapeOf(field *jsonschema.Schema) string {
 	list := field.Items != nil
 	obj := field
@@ -72,6 +73,9 @@ func shapeOf(field *jsonschema.Schema) string {
 		obj = field.Items
 	}
 	if len(obj.Properties) == 0 {
+		if !list && (field.Type == "object" || slices.Contains(field.Types, "object")) {
+			return field.Description
+		}
 		return ""
 	}
 	names := obj.PropertyOrder

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,11 +97,16 @@ func TestToolAnnotationsLetClientsAutoApproveReads(t *testing.T) {
 		if reads != readOnly {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, readOnly)
 		}
+		// MCP's default is open-world: a tool that reaches the internet.
+		if a := tool.Annotations; a == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s touches only local programs: it should say openWorldHint false", tool.Name)
+		}
 		switch tool.Name {
-		case "set_breakpoint", "add_watch":
+		case "set_breakpoint", "add_watch", "step_over", "step_into", "step_out", "continue_execution", "pause_execution":
 			seen++
+			// Hosts that confirm destructive tools would ask on every step.
 			if a := tool.Annotations; a == nil || a.DestructiveHint == nil || *a.DestructiveHint {
-				t.Errorf("%s only adds: it should say destructiveHint false", tool.Name)
+				t.Errorf("%s only adds or moves the program already started: it should say destructiveHint false", tool.Name)
 			}
 		case "start_debugging", "evaluate_expression", "close_debug_session", "set_variable":
 			seen++
@@ -109,8 +115,39 @@ func TestToolAnnotationsLetClientsAutoApproveReads(t *testing.T) {
 			}
 		}
 	}
-	if seen != 6 {
-		t.Errorf("checked %d of the 6 named tools", seen)
+	if seen != 11 {
+		t.Errorf("checked %d of the 11 named tools", seen)
+	}
+}
+
+// An output schema tells a client what an answer holds before it calls:
+// success always, error and hint when it failed, the fields of a nested
+// object, and for a run-control tool at least where it stopped.
+func TestOutputSchemasDeclareTheirShape(t *testing.T) {
+	tools, _ := toolsOf(t, ProfileAll)
+	for _, tool := range tools {
+		name := tool["name"].(string)
+		out, _ := tool["outputSchema"].(map[string]any)
+		props, _ := out["properties"].(map[string]any)
+		if required, _ := out["required"].([]any); !slices.Contains(required, any("success")) {
+			t.Errorf("%s: success is not required: %v", name, out["required"])
+		}
+		for _, field := range []string{"success", "error", "hint"} {
+			if props[field] == nil {
+				t.Errorf("%s: the output schema does not declare %s", name, field)
+			}
+		}
+		if strings.HasPrefix(name, "step_") || name == "continue_execution" || name == "start_debugging" {
+			if props["state"] == nil || props["location"] == nil {
+				t.Errorf("%s: a run-control answer's schema should declare state and location: %v", name, props)
+			}
+		}
+		for field, p := range props {
+			p := p.(map[string]any)
+			if p["type"] == "object" && p["description"] == nil {
+				t.Errorf("%s: the object %s is not described", name, field)
+			}
+		}
 	}
 }
 
