@@ -145,23 +145,15 @@ func completeArgument(_ context.Context, req *mcp.CompleteRequest) (*mcp.Complet
 	return res, nil
 }
 
-// programLanguages are the languages a program can be debugged in; the
-// mock adapter, there for the tests, is not one an agent has a program in.
-func programLanguages() []string {
-	var ids []string
-	for _, a := range adapter.All() {
-		if id := a.Language().ID; id != "mock" {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
+// programLanguages are the languages offered to agents (not the
+// test-only ones).
+func programLanguages() []string { return adapter.OfferedIDs() }
 
-// testLanguages are those whose tests debug_test runs.
+// testLanguages are those offered whose tests debug_test runs.
 func testLanguages() []string {
 	var ids []string
 	for _, a := range adapter.All() {
-		if lang := a.Language(); lang.ID != "mock" && lang.TestRunner != "" {
+		if lang := a.Language(); !lang.TestOnly && lang.TestRunner != "" {
 			ids = append(ids, lang.ID)
 		}
 	}
