@@ -2,9 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/session"
 )
 
 // hangRow is a program whose threads wait on each other's locks, paused
@@ -147,4 +150,29 @@ func sum(ns []int) int {
 		total += n
 	}
 	return total
+}
+
+// TestAllThreadsAnswerStaysWithinItsBudget: a thousand threads in as many
+// different places answer within the budget, the first groups (those
+// waiting on locks come first) kept whole, and the answer says what it
+// left out.
+func TestAllThreadsAnswerStaysWithinItsBudget(t *testing.T) {
+	res := &stackResult{Success: true, StackFrames: []session.Frame{}}
+	for i := range 1000 {
+		g := session.ThreadGroup{Count: 1, ThreadIDs: []int{i + 1}, Name: fmt.Sprintf("worker-%d", i), Waiting: "a lock (sync.Mutex)"}
+		for j := range 8 {
+			g.Frames = append(g.Frames, session.Frame{ID: i*10 + j, Name: fmt.Sprintf("main.step%d", j), File: "/src/app/worker.go", Line: 10*j + i%7})
+		}
+		res.Threads = append(res.Threads, g)
+	}
+	res.fitThreads(defaultMaxBytes)
+	if size := sizeOf(res); size > defaultMaxBytes {
+		t.Fatalf("the answer is %d bytes, over %d", size, defaultMaxBytes)
+	}
+	if len(res.Threads) == 0 || len(res.Threads[0].Frames) != 8 || res.Threads[0].Name != "worker-0" {
+		t.Errorf("the first group should stay whole: %+v", res.Threads[:1])
+	}
+	if res.Budget == nil || !strings.Contains(strings.Join(res.Budget.LeftOut, " "), fmt.Sprintf("%d more groups", 1000-len(res.Threads))) {
+		t.Errorf("the answer should say how many groups it left out: %+v", res.Budget)
+	}
 }

@@ -294,12 +294,21 @@ func summarize(all *AllThreads) string {
 			s += fmt.Sprintf("; %d wait on locks: %s", locked, named)
 		}
 		return s
-	case locked == 1:
-		return "1 thread waits on a lock: " + named
-	case locked > 1:
-		return fmt.Sprintf("%d threads wait on locks: %s; not every thread waits on another, so a deadlock is not certain: see which locks each holds", locked, named)
+	case locked == 0:
+		return ""
 	}
-	return ""
+	s := fmt.Sprintf("%d threads wait on locks: %s", locked, named)
+	if locked == 1 {
+		s = "1 thread waits on a lock: " + named
+	}
+	switch {
+	case partial:
+		return s + fmt.Sprintf("; %d of %d threads were read, so no deadlock is claimed", all.Looked-len(all.Unreadable), all.Listed)
+	case all.awakeElsewhere:
+		return s + "; a library's thread waits on I/O or a timer and may yet release them"
+	default:
+		return s + "; other threads run or wait on a timer, so no deadlock is shown: see which locks each holds"
+	}
 }
 
 // lockCycle finds threads that wait in a circle on locks the next one
