@@ -75,6 +75,9 @@ type stackResult struct {
 	More           string `json:"more,omitempty"`
 	// StopReason is why the program is paused (the reference's field).
 	StopReason string `json:"stopReason,omitempty"`
+	// Hidden says how many frames without source the page left out, and
+	// how to see them: a page shorter than asked for is never a silent one.
+	Hidden string `json:"hidden,omitempty"`
 	allThreadsResult
 }
 
@@ -256,6 +259,9 @@ func (s *Server) getStackTrace(ctx context.Context, a *stackArgs) (*stackResult,
 		f.Name, f.File = cutValue(f.Name, maxFrameText), cutValue(f.File, maxFrameText)
 	}
 	res.fit(maxStackBytes, page.Indexes)
+	if page.Hidden > 0 {
+		res.Hidden = fmt.Sprintf("%d runtime or library frames left out (includeInternals shows them)", page.Hidden)
+	}
 	if info := sess.Info(); info.State == session.StatePaused && info.LastStop != nil {
 		res.StopReason = info.LastStop.Reason
 	}

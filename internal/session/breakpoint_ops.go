@@ -222,6 +222,38 @@ func (s *Session) countLocations(ctx context.Context, r *connection, bps []*Brea
 		}
 		s.mu.Unlock()
 	}
+	// A tracepoint sent as a logpoint before its locations were counted
+	// goes again, to trace by stopping (sourceBreakpoints).
+	s.mu.Lock()
+	var again []string
+	for _, bp := range bps {
+		if bp.Locations > 1 && bp.TraceMode == TraceByLogpoint && !slices.Contains(again, bp.File) {
+			again = append(again, bp.File)
+		}
+	}
+	s.mu.Unlock()
+	for _, file := range again {
+		if err := s.retraceByStopping(ctx, r, file); err != nil {
+			s.log.Warn("tracing a line of several locations by stopping", "file", file, "err", err)
+		}
+	}
+}
+
+// retraceByStopping sends a file's breakpoints again, its tracepoints of
+// several locations as plain breakpoints. lldb-dap keeps a logpoint a
+// logpoint when only its message is taken away (docs/adapter-quirks.md,
+// lldb-32): they leave the file first, then come back. s.bpMu is held.
+func (s *Session) retraceByStopping(ctx context.Context, r *connection, file string) error {
+	s.mu.Lock()
+	kept := slices.DeleteFunc(slices.Clone(s.bps.files[file]), func(bp *Breakpoint) bool {
+		return bp.Locations > 1 && len(bp.Collect) > 0
+	})
+	args := setBreakpointsArgs(file, kept, r.logpointTraces(), r.emulatesLogpoints())
+	s.mu.Unlock()
+	if err := r.call(ctx, "setBreakpoints", args, nil); err != nil {
+		return adapterError("set breakpoints in "+file, err, "")
+	}
+	return s.sendFile(ctx, r, file)
 }
 
 // sendFunctions sends the whole function breakpoint set.

@@ -229,7 +229,8 @@ func (r *breakpointRegistry) removeFunctions(match func(*FunctionBreakpoint) boo
 }
 
 // sourceBreakpoints is a file's breakpoint list as sent; tracepoints go as
-// logpoints when logpoints is set, as plain breakpoints otherwise; logpoints
+// logpoints when logpoints is set and their line has one location, as
+// plain breakpoints otherwise; logpoints
 // go as plain breakpoints when emulatedLogpoints (see logpoint.go).
 func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm, emulatedLogpoints bool) []dap.SourceBreakpoint {
 	out := make([]dap.SourceBreakpoint, len(bps))
@@ -240,7 +241,9 @@ func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm, emulatedLogpoi
 		}
 		if len(bp.Collect) > 0 {
 			bp.TraceMode = TraceByStopping
-			if logpoints != nil {
+			// A line of several locations logs once at each: it traces
+			// by stopping, one row a pass (samepass.go).
+			if logpoints != nil && bp.Locations < 2 {
 				bp.TraceMode = TraceByLogpoint
 				out[i].LogMessage = traceLogMessage(bp, logpoints)
 			}

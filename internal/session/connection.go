@@ -43,6 +43,10 @@ type connection struct {
 	// stepFrom is where the step under way began, when the program is
 	// stepping (guarded by the session's mutex; see steprepeat.go).
 	stepFrom *stepOrigin
+	// passes are where each thread last stopped at a breakpoint of
+	// several locations (guarded by the session's mutex; see
+	// samepass.go).
+	passes map[int]passMark
 	// returns are the traced calls being stepped out of, innermost last
 	// (guarded by the session's mutex; see tracefn.go).
 	returns []pendingReturn

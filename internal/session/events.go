@@ -116,6 +116,7 @@ func (s *Session) stopped(r *connection, b dap.StoppedEventBody, at time.Time) {
 		return
 	}
 	for _, intercept := range []func(*connection, *Stop) bool{
+		s.interceptSamePass,
 		s.interceptRecording,
 		s.interceptTracedCall,
 		s.interceptTracedReturn,

@@ -112,6 +112,10 @@ type StackPage struct {
 	// a deep stack to its bottom); the stack has at least Total frames.
 	Total          int
 	TotalEstimated bool
+	// Hidden counts the frames without source (runtime and library
+	// internals) left out among the page's: a page shorter than asked for
+	// says why.
+	Hidden int
 }
 
 // maxScannedFrames bounds how many frames one page fetches while looking
@@ -163,6 +167,7 @@ func (s *Session) StackPage(ctx context.Context, req StackRequest) (StackPage, e
 				break
 			}
 			if !req.IncludeInternals && isInternalFrame(f, r.conn.Quirks) {
+				page.Hidden++
 				continue
 			}
 			page.Frames = append(page.Frames, frameFromDAP(f))

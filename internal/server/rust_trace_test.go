@@ -1,0 +1,55 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
+)
+
+// Rust tracepoints through lldb-dap: a println! line compiles to several
+// code ranges (a breakpoint with several locations), yet each pass over it
+// is one row; a Vec reads as in a stop, its size and first elements.
+func TestRustTraceRowsOncePerPassWithElements(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	src := nativeProgram(t, "rust", "src", "main.rs")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 18, "collect": []string{"total"}})
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 26, "collect": []string{"tags"}})
+	end := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "timeout": 120000})
+	if end.str("state") != "stopped" {
+		t.Fatalf("tracepoints never stop the program: %v", end)
+	}
+	hits, _ := traceRows(t, h.ok("get_trace", map[string]any{"sessionId": id}))
+	var loop, last []string
+	for _, hit := range hits {
+		switch hit.table.num("line") {
+		case 18:
+			loop = append(loop, hit.str("total"))
+		case 26:
+			last = append(last, hit.str("tags"))
+		}
+	}
+	if strings.Join(loop, ",") != "0,0,3,9" {
+		t.Errorf("line 18 runs 4 times with total 0, 0, 3, 9: rows %v", loop)
+	}
+	if len(last) != 1 || !strings.HasPrefix(last[0], "size=3 [") {
+		t.Errorf("line 26 (println!) runs once, tags a Vec of 3 shown with its elements: rows %q", last)
+	}
+}
+
+// A breakpoint on a line of several locations stops once a pass: continuing
+// from the println! line's stop runs to the end, not to the same line's
+// next location.
+func TestRustBreakpointOfSeveralLocationsStopsOncePerPass(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	src := nativeProgram(t, "rust", "src", "main.rs")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 26})
+	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "timeout": 120000}), "breakpoint", 26)
+	if end := h.ok("continue_execution", map[string]any{"sessionId": id, "timeout": 60000}); end.str("state") != "stopped" {
+		t.Errorf("the line's other locations belong to the same pass: the program should end, got %v", end)
+	}
+}
