@@ -441,7 +441,7 @@ type Quirks struct {
 	// thread waits on (a lock, a channel, sleep, I/O), for the view of
 	// every thread at once; ok is false when the stack shows no wait the
 	// adapter knows (a thread that was running).
-	// docs/adapter-quirks.md: delve-27, debugpy-18, lldb-30, jvm-11.
+	// docs/adapter-quirks.md: delve-27, debugpy-18, lldb-33, jvm-11.
 	WaitingOn func(t ThreadStack) (w Wait, ok bool)
 	// LibraryFrame, when set, marks frames that have source but are the
 	// runtime's or the standard library's (Go's, under GOROOT): the view

@@ -10,7 +10,7 @@ import (
 // library that a thread's stack passes through above the program's code,
 // what it waits on; a name matches when it contains the key
 // (glibc's "___pthread_mutex_lock", "__GI___lll_lock_wait").
-// docs/adapter-quirks.md: lldb-30.
+// docs/adapter-quirks.md: lldb-33.
 var nativeWaits = []struct {
 	key  string
 	wait adapter.Wait
