@@ -148,6 +148,14 @@ for lang in "${want[@]}"; do
       # (TestEverySchemaCompilesUnderAjvStrict) ajv, from the npm registry.
       # NodeSource's nodejs carries npm itself; Debian's has it apart.
       current_if_packaged npm has_command npm
+      # The MCP clients the HTTP tests drive (TestInspectorCLIKeepsASessionOverHTTP,
+      # TestTypeScriptSDKDrivesPythonOverHTTP), pinned, in the user's cache
+      # where the tests look (or $MCP_DEBUGGER_MCP_CLIENTS).
+      mcp_clients="${MCP_DEBUGGER_MCP_CLIENTS:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-debugger/mcp-clients}"
+      mkdir -p "$mcp_clients"
+      npm install --prefix "$mcp_clients" --no-audit --no-fund --loglevel=error \
+        @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/client@2.4.0 ||
+        echo "install-adapters: npm install of the MCP clients failed; keeping what $mcp_clients has" >&2
       ;;
     java)
       current_if_packaged openjdk-17-jdk-headless has_command javac

@@ -39,7 +39,7 @@ func serveHTTP(args []string, stderr io.Writer) int {
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "a browser origin allowed besides the server's own (repeatable)")
 	control := fs.Bool("allow-human-control", false, "show continue/step/pause buttons on the live page")
-	idle := fs.Duration("idle-timeout", 30*time.Minute, "close an MCP session idle this long, with its debug sessions (0: never)")
+	idle := fs.Duration("idle-timeout", 30*time.Minute, "close an MCP session idle this long, with its debug sessions, and a debug session held by a reconnect key no call used this long (0: never)")
 	grace := fs.Duration("reconnect-grace", httpserver.DefaultReconnectGrace, "keep a departed client's debug sessions this long for it to adopt after reconnecting (0: close at once)")
 	keepAlive := fs.Duration("keep-alive", 0, "ping clients this often; one that misses three in a row is gone, and its debug sessions follow after the grace (0: never; a client must keep its GET stream open to answer)")
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
