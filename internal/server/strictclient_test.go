@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/testenv"
@@ -76,4 +77,33 @@ func TestOpenMapsTakeEverySpelling(t *testing.T) {
 	}
 	id := h.sessionFor("python")
 	h.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "dryRunSpawn": true, "env": []string{"NOEQUALS"}}, "KEY=VALUE")
+}
+
+// A strict-mode client may send null for every argument it would leave
+// out: no tool refuses a null as a wrong type (the call may still fail for
+// what is missing, saying what).
+func TestStrictClientNullsAreNotGiven(t *testing.T) {
+	h := newHarness(t)
+	list, err := h.cs.ListTools(h.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := h.session()
+	for _, tool := range list.Tools {
+		props, _ := tool.InputSchema.(map[string]any)["properties"].(map[string]any)
+		args := map[string]any{}
+		for name := range props {
+			args[name] = nil
+		}
+		if _, takesSession := props["sessionId"]; takesSession {
+			args["sessionId"] = id
+		}
+		if tool.Name == "close_debug_session" {
+			continue
+		}
+		out, _ := h.call(tool.Name, args)
+		if msg := out.str("error"); strings.Contains(msg, "invalid arguments") {
+			t.Errorf("%s refuses nulls: %s", tool.Name, msg)
+		}
+	}
 }
