@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,6 +65,25 @@ var hangRows = []hangRow{
 		},
 		lockLine: "to.mu.Lock()", function: "lockorder.transfer", what: "a lock (sync.Mutex)",
 		waits: []string{"all 3 threads of the program wait", "2 wait on locks", "main.go:25 (to.mu.Lock())"},
+	},
+	{
+		// A hung program already running (issue 36): attach, pause, and
+		// the pause's answer names the lock waiters.
+		name: "go_attached", language: "go",
+		hang: func(t *testing.T, h *harness) (string, string) {
+			id := h.sessionFor("go")
+			p, out := startWaiter(t, exec.Command(buildGo(t, "lockorder")), "transferring")
+			go func() {
+				for out.Scan() {
+				}
+			}()
+			if state := h.ok("attach_to_process", map[string]any{"sessionId": id, "processId": p.Pid(), "waitForStop": false}).str("state"); state != "running" {
+				t.Fatalf("the attached program should be running, got %s", state)
+			}
+			return id, h.ok("pause_execution", map[string]any{"sessionId": id}).str("message")
+		},
+		lockLine: "to.mu.Lock()", function: "main.transfer", what: "a lock (sync.Mutex)",
+		waits: []string{"2 threads wait on locks", "main.go:25 (to.mu.Lock())"},
 	},
 	{
 		name: "python_threads", language: "python",
