@@ -55,10 +55,17 @@ func onlyChanges(snap *session.Snapshot) {
 	for _, n := range snap.New {
 		keep[n] = true
 	}
-	before := len(snap.Locals)
-	snap.Locals = slices.DeleteFunc(snap.Locals, func(v session.Variable) bool { return !keep[v.Name] })
-	if n := before - len(snap.Locals); n > 0 {
-		note := fmt.Sprintf("%d unchanged locals not shown (changesOnly); get_local_variables lists all", n)
+	// A local left out is named in unchanged with those the engine left
+	// out (shown before with this value): the note's count is the list's.
+	snap.Locals = slices.DeleteFunc(snap.Locals, func(v session.Variable) bool {
+		if !keep[v.Name] {
+			snap.Unchanged = append(snap.Unchanged, v.Name)
+			return true
+		}
+		return false
+	})
+	if n := len(snap.Unchanged); n > 0 {
+		note := fmt.Sprintf("%d unchanged locals not shown (changesOnly; named in unchanged); get_local_variables lists all", n)
 		if snap.LocalsNote != "" {
 			note = snap.LocalsNote + "; " + note
 		}

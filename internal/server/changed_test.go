@@ -1,6 +1,8 @@
 package server
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,6 +89,21 @@ func TestChangedIgnoresObjectAddresses(t *testing.T) {
 			}
 			if _, listed := next.vars("locals")["current"]; listed {
 				t.Errorf("changesOnly lists current, whose value is the same: %v", next["locals"])
+			}
+			// Every local is shown or named as unchanged, and the note
+			// counts the names.
+			var unchanged []string
+			raw, _ := next["unchanged"].([]any)
+			for _, n := range raw {
+				unchanged = append(unchanged, fmt.Sprint(n))
+			}
+			for _, name := range []string{"i", "kept", "current"} {
+				if _, shown := next.vars("locals")[name]; !shown && !slices.Contains(unchanged, name) {
+					t.Errorf("changesOnly left %s out without naming it in unchanged %v", name, unchanged)
+				}
+			}
+			if note := next.str("localsNote"); !strings.Contains(note, fmt.Sprintf("%d unchanged", len(unchanged))) {
+				t.Errorf("the note counts %d unchanged locals: %q", len(unchanged), note)
 			}
 		})
 	}
