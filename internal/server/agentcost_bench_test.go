@@ -64,11 +64,13 @@ func BenchmarkAgentCost(b *testing.B) {
 	benchPrintRounds(b)
 	benchFirstCalls(b)
 	benchDeadlock(b)
-	b.Run("tools_list", func(b *testing.B) {
-		for b.Loop() {
-			b.ReportMetric(float64(toolsListBytes(newHarness(b))), "bytes")
-		}
-	})
+	for _, profile := range Profiles {
+		b.Run("tools_list/"+string(profile), func(b *testing.B) {
+			for b.Loop() {
+				b.ReportMetric(float64(toolsListBytes(newHarnessOffering(b, profile))), "bytes")
+			}
+		})
+	}
 }
 
 // toolsListBytes is the size of the tools array a client receives from
