@@ -110,6 +110,14 @@ var hangRows = []hangRow{
 		lockLine: "pthread_mutex_lock(o->second);", function: "transfer", what: "a lock (pthread_mutex_lock)",
 		waits: []string{"all 3 threads of the program wait", "2 wait on locks", "lockorder.c:18 (pthread_mutex_lock(o->second);)"},
 	},
+	{
+		name: "rust_std_mutex", language: "rust", deadlock: true,
+		hang: func(t *testing.T, h *harness) (string, string) {
+			return startAndPause(t, h, "rust", nativeProgram(t, "rustlock", "src", "main.rs"))
+		},
+		lockLine: "let _other = second.lock().unwrap();", function: "rustlock::transfer", what: "a lock (Mutex)",
+		waits: []string{"all 3 threads of the program wait", "2 wait on locks", "main.rs:9 (let _other = second.lock().unwrap();)"},
+	},
 }
 
 // TestAllThreadsShowWhoWaitsOnLocks: a program hung on two locks taken in
