@@ -437,6 +437,11 @@ type Quirks struct {
 	// session checks that the thread is paused again before it says so.
 	// docs/adapter-quirks.md: debugpy-4, jvm-4.
 	LimitEvaluation func(ctx context.Context, call CallFunc, frameID int, limit time.Duration) (map[string]any, error)
+	// EvaluationHint, when set, is the adapter's advice for an evaluation
+	// it refused ("" when it knows none, and the session's general advice
+	// stands): what to write instead, from the adapter's own words.
+	// docs/adapter-quirks.md: lldb-34.
+	EvaluationHint func(expression, errorText string) string
 	// WaitingOn, when set, tells from a paused thread's stack what the
 	// thread waits on (a lock, a channel, sleep, I/O), for the view of
 	// every thread at once; ok is false when the stack shows no wait the

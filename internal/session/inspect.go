@@ -566,7 +566,13 @@ func (r *connection) evaluateError(ctx context.Context, expression string, err e
 	// An adapter that bounds the evaluation itself (the JVM's, with its own
 	// timer started a little before ours) may answer just short of limit.
 	if took < limit*9/10 {
-		return adapterError(action, err, "check the expression's syntax and that its names exist in this frame (get_local_variables lists them); the program is still paused where it was")
+		hint := "check the expression's syntax and that its names exist in this frame (get_local_variables lists them)"
+		if advise := r.conn.Quirks.EvaluationHint; advise != nil {
+			if h := advise(expression, err.Error()); h != "" {
+				hint = h
+			}
+		}
+		return adapterError(action, err, hint+"; the program is still paused where it was")
 	}
 	where := "where it was"
 	if len(st.frames) > 0 {

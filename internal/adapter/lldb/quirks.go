@@ -2,6 +2,7 @@ package lldb
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -34,6 +35,7 @@ func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
 		BeforeContinue:      discardStalePlans,
 		BreakpointLocations: breakpointLocations,
 		ElementCount:        elementCount,
+		EvaluationHint:      evaluationHint,
 		StopReason: func(reason, description string) (string, string) {
 			// The first stop of a program asked to stop on entry:
 			// lldb-dap 22.1.8 reports it as reason "entry", description
@@ -252,4 +254,25 @@ func elementCount(value string) (int, bool) {
 	}
 	n, err := strconv.Atoi(m[1])
 	return n, err == nil
+}
+
+// unknownReturn is lldb's refusal to call a function whose return type the
+// program's debug information lacks (a libc function: `strlen`), and the
+// function's name.
+var unknownReturn = regexp.MustCompile(`'([A-Za-z_][A-Za-z0-9_]*)' has unknown return type`)
+
+// evaluationHint turns lldb's "cast the call to its declared return type"
+// into the expression to try: the call cast to long, which fits the
+// integer and pointer results such functions have.
+func evaluationHint(expression, errorText string) string {
+	m := unknownReturn.FindStringSubmatch(errorText)
+	if m == nil {
+		return ""
+	}
+	call := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\s*\(`)
+	loc := call.FindStringIndex(expression)
+	if loc == nil {
+		return fmt.Sprintf("lldb does not know what %s returns: cast the call to its return type, e.g. (long)%s(…)", m[1], m[1])
+	}
+	return fmt.Sprintf("lldb does not know what %s returns: cast the call to its return type, e.g. %s(long)%s", m[1], expression[:loc[0]], expression[loc[0]:])
 }
