@@ -40,11 +40,13 @@ func ParseProfile(name string) (Profile, error) {
 }
 
 // coreTools are what agents used in trials for most bugs, in the order of a
-// session: start, break, move, look, close.
+// session: start, break, move, look, close; and break_on_change, which
+// answers "which line changed X" in one call (the find-what-changes prompt
+// is built on it).
 var coreTools = []string{
 	"list_supported_languages", "create_debug_session", "start_debugging", "debug_test",
 	"record", "query_recording", "set_breakpoint", "continue_execution",
-	"step_over", "step_into", "step_out", "get_stack_trace", "get_variables",
+	"step_over", "step_into", "step_out", "break_on_change", "get_stack_trace", "get_variables",
 	"get_local_variables", "evaluate_expression", "get_trace", "close_debug_session",
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // toolsListBudgets are what each profile's tool list may cost an agent's
@@ -15,7 +17,7 @@ import (
 // is described and every answer's shape declared. docs/benchmarks.md
 // records the sizes.
 var toolsListBudgets = map[Profile]int{
-	ProfileCore:    28_000,
+	ProfileCore:    30_000,
 	ProfileDefault: 40_000,
 	ProfileAll:     56_000,
 }
@@ -45,7 +47,8 @@ func TestInstructionsExplainRunAnswers(t *testing.T) {
 }
 
 // An agent told of a tool it is not offered tries it anyway: the
-// instructions and the tools' descriptions name only tools the profile has.
+// instructions, the tools' descriptions and the prompts name only tools the
+// profile has.
 func TestProfilesNameOnlyToolsTheyOffer(t *testing.T) {
 	counts := map[Profile]int{}
 	for _, profile := range Profiles {
@@ -56,6 +59,22 @@ func TestProfilesNameOnlyToolsTheyOffer(t *testing.T) {
 		for _, tool := range tools {
 			offered[tool["name"].(string)] = true
 			raw, _ := json.Marshal(tool)
+			descriptions.Write(raw)
+		}
+		h := newHarnessOffering(t, profile)
+		for prompt, err := range h.cs.Prompts(h.ctx, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := map[string]string{}
+			for _, a := range prompt.Arguments {
+				args[a.Name] = "x"
+			}
+			got, err := h.cs.GetPrompt(h.ctx, &mcp.GetPromptParams{Name: prompt.Name, Arguments: args})
+			if err != nil {
+				t.Fatalf("prompt %s: %v", prompt.Name, err)
+			}
+			raw, _ := json.Marshal(got)
 			descriptions.Write(raw)
 		}
 		for name := range traits {
@@ -70,7 +89,7 @@ func TestProfilesNameOnlyToolsTheyOffer(t *testing.T) {
 				t.Errorf("%s: the instructions name %s, which it does not offer", profile, name)
 			}
 			if word.MatchString(descriptions.String()) {
-				t.Errorf("%s: a tool's schema names %s, which it does not offer", profile, name)
+				t.Errorf("%s: a tool's schema or a prompt names %s, which it does not offer", profile, name)
 			}
 		}
 	}
