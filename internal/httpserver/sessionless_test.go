@@ -314,3 +314,19 @@ func TestKeyHeldSessionLivesUntilItsKeyIsIdle(t *testing.T) {
 		}
 	}
 }
+
+// A call presenting a session's key from another MCP session (a one-shot
+// call of the same agent) leaves the creator's MCP session its owner.
+func TestCreatorKeepsItsSessionAfterAKeyedCall(t *testing.T) {
+	l := startLive(t, httpserver.Config{})
+	creator := l.revisionClient(t, legacyRevision, "token", false)
+	id, key := creator.pausedMockSession(t)
+	oneShot := l.revisionClient(t, legacyRevision, "token", true)
+	oneShot.http.setKey(key)
+	if snap := oneShot.ok("step_over", map[string]any{"sessionId": id}); snap.line() != 13 {
+		t.Fatalf("the keyed call's step_over: %v, want line 13", snap)
+	}
+	if snap := creator.ok("step_over", map[string]any{"sessionId": id}); snap.line() != 11 {
+		t.Fatalf("the creator's step_over after the keyed call: %v, want line 11", snap)
+	}
+}

@@ -38,13 +38,17 @@ type observers struct {
 
 // owner is who may drive a debug session over HTTP: the client whose MCP
 // session created or adopted it, and any call presenting its key with its
-// credential. With no client it is held by its key alone (it was created
-// or last used that way); with neither it is nobody's (created over stdio).
+// credential. With neither client nor key it is nobody's (created over
+// stdio).
 type owner struct {
 	client     string // the MCP session id of the client that created or adopted it
 	shared     bool
 	key        string // the reconnect key that adopts it, and drives it in ReconnectKeyHeader
 	credential string // the fingerprint of its creator's Authorization header
+	// keyHeld: it lives by its key (created or used with it, or without an
+	// MCP session) until no call used it for the idle timeout, not by its
+	// client's MCP session.
+	keyHeld bool
 	// byID: created by a call with neither an MCP session nor a key (a
 	// sessionless client), whose only proof is the session's id: 128
 	// random bits, answered to the creator and listed to no one else.

@@ -155,9 +155,8 @@ func (s *Server) own(ctx context.Context, sessionID string) (string, error) {
 	}
 	s.obs.mu.Lock()
 	defer s.obs.mu.Unlock()
-	o := owner{key: c.key, credential: c.credential}
+	o := owner{client: c.client, key: c.key, credential: c.credential, keyHeld: c.key != "" || c.client == ""}
 	if o.key == "" && c.client != "" {
-		o.client = c.client
 		o.key = s.obs.keys[c.client]
 	}
 	if o.key == "" {
@@ -172,7 +171,7 @@ func (s *Server) own(ctx context.Context, sessionID string) (string, error) {
 	}
 	o.byID = c.client == "" && c.key == ""
 	s.obs.owners[sessionID] = o
-	if o.client == "" {
+	if o.keyHeld {
 		s.touchKeyLocked(o.key)
 	}
 	return o.key, nil
@@ -196,7 +195,7 @@ func reconnectKeyAdvice(c caller, key string) string {
 // claimKey makes the debug sessions whose reconnect key the caller
 // presented live by that key: they no longer end with the MCP session
 // that created or adopted them (a one-shot client's ends after each call),
-// but when no call presented the key for the idle timeout.
+// which still owns them, but when no call used them for the idle timeout.
 func (s *Server) claimKey(c caller) {
 	if c.key == "" {
 		return
@@ -209,8 +208,8 @@ func (s *Server) claimKey(c caller) {
 			continue
 		}
 		claimed = true
-		if o.client != "" {
-			o.client = ""
+		if !o.keyHeld {
+			o.keyHeld = true
 			s.obs.owners[id] = o
 		}
 	}
@@ -224,7 +223,7 @@ func (s *Server) claimKey(c caller) {
 func (s *Server) touchHeld(sessionID string) {
 	s.obs.mu.Lock()
 	defer s.obs.mu.Unlock()
-	if o, ok := s.obs.owners[sessionID]; ok && o.client == "" && o.key != "" {
+	if o, ok := s.obs.owners[sessionID]; ok && o.keyHeld {
 		s.touchKeyLocked(o.key)
 	}
 }
@@ -266,7 +265,7 @@ func (s *Server) keyIdleCheck(key string) {
 	delete(s.obs.keyLives, key)
 	var ids []string
 	for id, o := range s.obs.owners {
-		if o.client == "" && o.key == key {
+		if o.keyHeld && o.key == key {
 			ids = append(ids, id)
 			delete(s.obs.owners, id)
 		}
@@ -304,7 +303,9 @@ func (s *Server) adopt(ctx context.Context, key string) (ids []string, keep stri
 			delete(s.obs.owners, id) // closed since (a debug_test that failed to start)
 			continue
 		}
-		o.client, o.key = c.client, keep
+		// Adopted into an MCP session, it lives as long as that; adopted
+		// without one, by its key.
+		o.client, o.key, o.keyHeld = c.client, keep, c.client == ""
 		s.obs.owners[id] = o
 		ids = append(ids, id)
 	}
@@ -329,7 +330,7 @@ func (s *Server) clientGone(client string) {
 	grace := s.obs.grace
 	var held []string
 	for id, o := range s.obs.owners {
-		if o.client == client {
+		if o.client == client && !o.keyHeld {
 			held = append(held, id)
 		}
 	}
@@ -353,7 +354,7 @@ func (s *Server) closeOwnedBy(client string) {
 	delete(s.obs.graceTimers, client)
 	var ids []string
 	for id, o := range s.obs.owners {
-		if o.client == client {
+		if o.client == client && !o.keyHeld {
 			ids = append(ids, id)
 			delete(s.obs.owners, id)
 		}
