@@ -133,8 +133,8 @@ type AttachConfig struct {
 // PathMapping pairs a source root on the agent's machine with the root the
 // program sees its files under (a container's /app).
 type PathMapping struct {
-	LocalRoot  string `json:"localRoot"`
-	RemoteRoot string `json:"remoteRoot"`
+	LocalRoot  string `json:"localRoot" jsonschema:"your copy's root"`
+	RemoteRoot string `json:"remoteRoot" jsonschema:"the root as the program sees it"`
 }
 
 // Builtin is implemented by adapters built into this binary: DAP servers

@@ -123,7 +123,7 @@ func (p *schemaProblems) check(path string, node map[string]any, depth int) {
 	if !slices.Contains(geminiTypes, typ) {
 		p.add(path, "type %q is not one of Gemini's", typ)
 	}
-	if node["description"] == nil && depth == 2 {
+	if node["description"] == nil && depth > 1 && !strings.HasSuffix(path, "[]") {
 		p.add(path, "the argument has no description")
 	}
 	switch typ {

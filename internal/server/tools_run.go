@@ -26,7 +26,7 @@ type startArgs struct {
 	DryRunSpawn         bool         `json:"dryRunSpawn,omitempty" jsonschema:"start nothing: return the adapter command and launch request"`
 	WaitForStop         *bool        `json:"waitForStop,omitempty" jsonschema:"answer with the first stop or the end (default true)"`
 	Timeout             Int          `json:"timeout,omitempty" jsonschema:"ms to wait for the first stop (default 30000)"`
-	PathMappings        pathMappings `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
+	PathMappings        pathMappings `json:"pathMappings,omitempty" jsonschema:"roots your copy and the program name differently"`
 	StopAt              *stopAtArgs  `json:"stopAt,omitempty" jsonschema:"run the recording's program again to this event"`
 	lookArgs
 	shapeArgs
@@ -107,7 +107,7 @@ type attachArgs struct {
 	BreakOnExceptions string       `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	AdapterConfig     JSONObject   `json:"adapterConfig,omitempty" jsonschema:"a JSON object of fields for the adapter's attach request"`
 	WaitForStop       *bool        `json:"waitForStop,omitempty" jsonschema:"true: run on and wait for the first stop; false: run on and return"`
-	PathMappings      pathMappings `json:"pathMappings,omitempty" jsonschema:"[{localRoot: your copy, remoteRoot: as the program sees it}]"`
+	PathMappings      pathMappings `json:"pathMappings,omitempty" jsonschema:"roots your copy and the program name differently"`
 }
 
 // pathMappings is the pathMappings argument of start_debugging and

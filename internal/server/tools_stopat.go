@@ -14,7 +14,7 @@ import (
 
 // stopAtArgs name a recorded event that start_debugging runs to live.
 type stopAtArgs struct {
-	RecordingID string `json:"recordingId"`
+	RecordingID string `json:"recordingId" jsonschema:"record's recordingId"`
 	Event       string `json:"event" jsonschema:"#7 (call 7's entry), #7 return, #7 raise, #7 line 27 [x2], or failure"`
 }
 
