@@ -330,3 +330,76 @@ func TestCreatorKeepsItsSessionAfterAKeyedCall(t *testing.T) {
 		t.Fatalf("the creator's step_over after the keyed call: %v, want line 11", snap)
 	}
 }
+
+// On the sessionless revision a call reports progress on its own POST, and
+// closing that POST cancels it: the server stops waiting long before the
+// call's timeout, and the session goes on.
+func TestSessionlessCallReportsProgressAndIsCancelled(t *testing.T) {
+	l := startLive(t, httpserver.Config{})
+	progressed := make(chan struct{}, 1)
+	client := mcp.NewClient(&mcp.Implementation{Name: "cancel-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.url + "/mcp", HTTPClient: &http.Client{Transport: &keyedTransport{token: "token"}}, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: sessionlessRevision})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	a := &agent{t: t, ctx: ctx, cs: cs}
+	id := a.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
+	a.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program(t, "mock", "sleep.mock"), "stopOnEntry": true})
+
+	// The program sleeps 60 s: the call waits for a stop, reporting
+	// progress each second, until the client gives up.
+	callCtx, giveUp := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		params := &mcp.CallToolParams{Name: "continue_execution", Arguments: map[string]any{"sessionId": id, "timeout": 30000}}
+		params.SetProgressToken("p1")
+		_, err := cs.CallTool(callCtx, params)
+		done <- err
+	}()
+	select {
+	case <-progressed:
+	case err := <-done:
+		t.Fatalf("the call ended before any progress: %v", err)
+	case <-ctx.Done():
+		t.Fatal("no progress notification on the sessionless call")
+	}
+	giveUp()
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled call answered")
+	}
+	calls, changed := l.srv.Timeline(1000)
+	for !finished(calls, "continue_execution") {
+		select {
+		case <-changed:
+			calls, changed = l.srv.Timeline(1000)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("the server still waits %v after the client closed the call", time.Since(start))
+		}
+	}
+	if paused := a.ok("pause_execution", map[string]any{"sessionId": id}); paused.str("state") != "paused" {
+		t.Errorf("the session should go on after the cancel: %v", paused)
+	}
+}
+
+// finished reports whether the timeline has an entry for tool, which is
+// written when the call returns.
+func finished(calls []server.ToolCall, tool string) bool {
+	for _, c := range calls {
+		if c.Tool == tool {
+			return true
+		}
+	}
+	return false
+}
