@@ -442,6 +442,12 @@ type Quirks struct {
 	// stands): what to write instead, from the adapter's own words.
 	// docs/adapter-quirks.md: lldb-34.
 	EvaluationHint func(expression, errorText string) string
+	// ReadPastInput, when set, reports whether an exception is the
+	// language's way of saying the program read past the end of its
+	// standard input (Python's EOFError at input()): where the launch gave
+	// it no input, the stop says how to give some.
+	// docs/adapter-quirks.md: debugpy-19, jvm-12.
+	ReadPastInput func(exceptionID, message string) bool
 	// WaitingOn, when set, tells from a paused thread's stack what the
 	// thread waits on (a lock, a channel, sleep, I/O), for the view of
 	// every thread at once; ok is false when the stack shows no wait the
@@ -454,6 +460,11 @@ type Quirks struct {
 	// get_stack_trace still lists these.
 	// docs/adapter-quirks.md: delve-27.
 	LibraryFrame func(name, path string) bool
+	// PauseLimit, when set, says which threads the adapter cannot pause,
+	// for the answer to a pause that did not stop the program (debugpy
+	// pauses a thread only when it next runs Python code).
+	// docs/adapter-quirks.md: debugpy-18.
+	PauseLimit string
 }
 
 // EvaluateTimeoutArgument is the evaluate argument, in milliseconds, by

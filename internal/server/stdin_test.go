@@ -102,3 +102,36 @@ func TestTestsAndRecordingsReadTheStdinGiven(t *testing.T) {
 		}
 	})
 }
+
+// A program that reads past the end of an input it was not given stops at
+// the language's exception for it, and the stop says to give it input;
+// given input, the same program runs to its end.
+func TestReadingPastNoInputSaysToGiveSome(t *testing.T) {
+	rows := []struct {
+		language, program string
+	}{
+		{"python", pythonProgram(t, "ask.py")},
+		{"java", javaSource(t, "Ask.java")},
+	}
+	for _, row := range rows {
+		t.Run(row.language, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			id := h.sessionFor(row.language)
+			stop := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": row.program, "timeout": 60000})
+			if stop.str("stopReason") != "exception" {
+				t.Fatalf("reading past no input stops at the exception: %v", stop)
+			}
+			if hint := stop.obj("exception").str("hint"); !strings.Contains(hint, "stdin") {
+				t.Errorf("the exception's stop should say to pass stdin: %v", stop["exception"])
+			}
+			end := h.ok("restart_debugging", map[string]any{"sessionId": id, "stdin": "ada\n", "timeout": 60000})
+			if end.str("state") != "stopped" {
+				t.Fatalf("with input the program ends: %v", end)
+			}
+			if out := h.ok("get_output", map[string]any{"sessionId": id}).outputText("entries"); !strings.Contains(out, "hello ada") {
+				t.Errorf("with input the program greets ada: %q", out)
+			}
+		})
+	}
+}

@@ -310,12 +310,21 @@ func breakMode(v string) (string, error) {
 	return "", userError("use uncaught, all or none", "breakOnExceptions %q is not one of uncaught, all, none", v)
 }
 
-func (s *Server) restartDebugging(ctx context.Context, a *runControlArgs) (*runResult, error) {
+// restartArgs are a run-control tool's, and the input that replaces the
+// previous launch's.
+type restartArgs struct {
+	runControlArgs
+	Stdin     *string `json:"stdin,omitempty" jsonschema:"new stdin text (default: the last launch's)"`
+	StdinFile string  `json:"stdinFile,omitempty" jsonschema:"new stdin file"`
+}
+
+func (s *Server) restartDebugging(ctx context.Context, a *restartArgs) (*runResult, error) {
 	sess, err := s.session(a.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	started, err := sess.Restart(ctx, waitOpts(a.WaitForStop, a.Timeout))
+	input := session.RestartInput{Stdin: a.Stdin, StdinFile: s.stdinFilePath(a.StdinFile)}
+	started, err := sess.Restart(ctx, input, waitOpts(a.WaitForStop, a.Timeout))
 	if err != nil {
 		return nil, err
 	}
@@ -424,8 +433,11 @@ func (s *Server) pauseExecution(ctx context.Context, a *runControlArgs) (*runRes
 	}
 	res := runResultOf(snap, "")
 	res.Data = &runData{StopReason: snap.StopReason, Location: snap.Location}
-	if snap.State == session.StatePaused {
+	switch {
+	case snap.State == session.StatePaused:
 		res.Message = strings.TrimSpace(res.Message + " " + pausedThreads(ctx, sess))
+	case snap.TimedOut:
+		res.Message = pauseNotTaken(sess)
 	}
 	return res.shape(a.shapeArgs), nil
 }

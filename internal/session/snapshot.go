@@ -269,6 +269,9 @@ type ExceptionInfo struct {
 	TypeName     string `json:"typeName,omitempty"`
 	Message      string `json:"message,omitempty"`
 	StackTrace   string `json:"stackTrace,omitempty"`
+	// Hint says what the exception means when the session knows more
+	// than the program: input read past its end when none was given.
+	Hint string `json:"hint,omitempty"`
 }
 
 func exceptionFromDAP(b dap.ExceptionInfoResponseBody, q adapter.Quirks) *ExceptionInfo {
@@ -475,6 +478,12 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 	if snap.Exception == nil && st.Reason == "exception" && (st.Text != "" || st.Description != "") {
 		snap.Exception = &ExceptionInfo{Description: st.Description, Message: st.Text}
 	}
+	if hint := s.noInputHint(snap.Exception); hint != "" {
+		// A copy: the stop's exception is shared by its answers.
+		e := *snap.Exception
+		e.Hint = hint
+		snap.Exception = &e
+	}
 	// A second answer about the same stop (wait_for_stop again) shows it
 	// whole: the agent asks because it lost it.
 	s.mu.Lock()
@@ -534,6 +543,29 @@ func (s *Session) fillStop(ctx context.Context, snap *Snapshot, st *Stop) {
 			snap.Locals, snap.Unchanged = shown, unchanged
 		}
 	}
+}
+
+// noInputHint is the hint for an exception that says the program read
+// past the end of its standard input (Quirks.ReadPastInput), when the
+// launch gave it none: it read an empty /dev/null, not what a terminal
+// would have waited for. "" otherwise.
+func (s *Session) noInputHint(e *ExceptionInfo) string {
+	if e == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.r == nil || s.r.conn.Quirks.ReadPastInput == nil || s.spec == nil || s.spec.launch == nil || s.spec.launch.StdinFile != "" {
+		return ""
+	}
+	id := e.ExceptionID
+	if id == "" {
+		id = e.TypeName
+	}
+	if !s.r.conn.Quirks.ReadPastInput(id, e.Message+" "+e.Description) {
+		return ""
+	}
+	return "the program read its standard input, and none was given (it reads an empty input): pass stdin (text) or stdinFile to restart_debugging or start_debugging"
 }
 
 // showedLocals records the locals an answer shows at a stop in the frame

@@ -345,7 +345,7 @@ func (s *Session) Attach(ctx context.Context, spec AttachSpec, wait WaitOptions)
 
 // Restart ends the current program and starts it again the same way,
 // re-applying every breakpoint.
-func (s *Session) Restart(ctx context.Context, wait WaitOptions) (*StartResult, error) {
+func (s *Session) Restart(ctx context.Context, input RestartInput, wait WaitOptions) (*StartResult, error) {
 	s.mu.Lock()
 	spec, r := s.spec, s.r
 	s.mu.Unlock()
@@ -366,7 +366,18 @@ func (s *Session) Restart(ctx context.Context, wait WaitOptions) (*StartResult, 
 	s.exitCode = nil
 	s.mu.Unlock()
 	s.out.Reset()
-	return s.Start(ctx, *spec.launch, wait)
+	launch := *spec.launch
+	if input.Stdin != nil || input.StdinFile != "" {
+		launch.Stdin, launch.StdinFile = input.Stdin, input.StdinFile
+	}
+	return s.Start(ctx, launch, wait)
+}
+
+// RestartInput is the standard input a restart gives the program instead
+// of the previous launch's; none keeps that one.
+type RestartInput struct {
+	Stdin     *string
+	StdinFile string
 }
 
 func merge(base, over map[string]any) map[string]any {

@@ -7,7 +7,7 @@ import (
 )
 
 // quirks are debugpy's departures from plain DAP.
-// docs/adapter-quirks.md: debugpy-5, debugpy-6, debugpy-18.
+// docs/adapter-quirks.md: debugpy-5, debugpy-6, debugpy-18, debugpy-19.
 func quirks() adapter.Quirks {
 	return adapter.Quirks{
 		EvaluateContext: evaluateContext,
@@ -22,6 +22,9 @@ func quirks() adapter.Quirks {
 		// repr keeps a string's quotes, as evaluate shows it.
 		LogpointExpression: func(expression string) string { return "repr((" + expression + "))" },
 		WaitingOn:          waitingOn,
+		PauseLimit:         pauseLimit,
+		// input() and readline past the end raise EOFError.
+		ReadPastInput: func(id, _ string) bool { return id == "EOFError" },
 	}
 }
 
