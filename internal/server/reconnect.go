@@ -17,17 +17,21 @@ import (
 
 // Who owns a debug session over HTTP. A client with an MCP session owns
 // what it creates, for as long as that MCP session lives (then the
-// reconnect grace period). What proves, without an MCP session, that a
-// call comes from the client that created a debug session is the pair
-// given to it alone at creation: the credential it connected with (a
-// fingerprint of its Authorization header) and a reconnect key, returned
-// by create_debug_session and debug_test and never listed. A call may
-// present the key in the ReconnectKeyHeader header: a sessionless client
-// (the 2026-07-28 revision) and one that opens an MCP session per call
-// (MCP Inspector's --cli) keep their debug sessions that way, and the
-// sessions then live until closed or until no call presented their key
-// for the idle timeout. list_debug_sessions {adopt: key} moves every
-// debug session with that key and credential to the caller's MCP session.
+// reconnect grace period). Without that MCP session, what proves a call
+// comes from the creator is something given to it alone at creation,
+// with the credential it connected with (a fingerprint of its
+// Authorization header; every client may share one bearer token):
+//   - the session's reconnect key, returned by create_debug_session and
+//     debug_test and never listed, presented in ReconnectKeyHeader: a
+//     client that opens an MCP session per call (MCP Inspector's --cli)
+//     keeps its sessions that way;
+//   - for a session created with neither an MCP session nor a key (the
+//     sessionless 2026-07-28 revision), its id: 128 random bits answered
+//     to the creator and listed to no other client (observers.go, listed).
+// A session created or used that way lives by its key until closed or
+// until no call used it for the idle timeout. list_debug_sessions
+// {adopt: key} moves every debug session with that key and credential
+// to the caller's MCP session.
 
 // ReconnectKeyHeader is the HTTP header in which a call presents the
 // reconnect key of the debug sessions it drives.
@@ -146,8 +150,8 @@ func newReconnectKey() (string, error) {
 // returns its reconnect key ("" over stdio, where nothing is owned). A
 // session created by a call that presented a key is that key's; one
 // created in an MCP session is the MCP session's, with the client's one
-// key; one created without either gets a key of its own, the only proof
-// its creator will have.
+// key; one created without either gets a key of its own, and its id
+// proves ownership too (byID).
 func (s *Server) own(ctx context.Context, sessionID string) (string, error) {
 	c := callerOf(ctx)
 	if !c.overHTTP {
