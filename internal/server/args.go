@@ -18,8 +18,9 @@ import (
 // and JSON text for an array or object (MCP Inspector sends both that way),
 // a number or boolean for a string, and null for "not given". Integers are
 // left to Int, which takes numeric strings, and the arguments named in open
-// to their own decoding (they take several spellings: openargs.go).
-func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema, open map[string]bool) (json.RawMessage, error) {
+// to their own types' decoding (they take several spellings: openargs.go),
+// tried here so that a failure names the argument.
+func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema, open map[string]reflect.Type) (json.RawMessage, error) {
 	if err := checkArgNames(json.NewDecoder(bytes.NewReader(raw)), in); err != nil {
 		return nil, err
 	}
@@ -38,7 +39,10 @@ func normalizeArgs(raw json.RawMessage, in *jsonschema.Schema, open map[string]b
 			changed = true
 			continue
 		}
-		if open[name] {
+		if t, isOpen := open[name]; isOpen {
+			if err := json.Unmarshal(value, reflect.New(t).Interface()); err != nil {
+				return nil, fmt.Errorf("argument %q: %w", name, err)
+			}
 			continue
 		}
 		fixed, err := asDeclared(value, prop.Type)

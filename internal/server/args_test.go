@@ -43,7 +43,8 @@ func TestWrongArgumentTypesSayWhichAndWhat(t *testing.T) {
 		{"start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "stopOnEntry": "yes"}, `argument "stopOnEntry" must be true or false (got a string)`},
 		{"start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "args": []any{1}}, `want a string`},
 		{"set_breakpoint", map[string]any{"sessionId": id, "file": []string{prog}, "line": 3}, `argument "file" must be a string (got an array)`},
-		{"start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "env": "PATH=/bin"}, `argument "env" must be an object (got a string)`},
+		{"start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "env": 5}, `argument "env": must be a list of "KEY=VALUE" strings (got a number)`},
+		{"start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "dapLaunchArgs": "justMyCode"}, `argument "dapLaunchArgs": want a JSON object`},
 	} {
 		failure := h.fail(c.tool, c.args, c.want)
 		if msg := failure.str("error"); containsAny(msg, "Go struct", "[]string", "map[string]") {

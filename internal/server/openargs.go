@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -77,7 +78,7 @@ func (e *EnvVars) UnmarshalJSON(b []byte) error {
 			}
 		}
 	default:
-		return fmt.Errorf("environment must be a list of \"KEY=VALUE\" strings, not %s", jsonKind(b))
+		return fmt.Errorf("must be a list of \"KEY=VALUE\" strings (got %s)", jsonKind(b))
 	}
 	*e = vars
 	return nil
@@ -136,10 +137,10 @@ var (
 )
 
 // openArgNames are the JSON names of In's fields that take more than one
-// JSON spelling (an open map): normalizeArgs leaves their values to the
-// field's own decoding.
-func openArgNames(t reflect.Type) map[string]bool {
-	names := map[string]bool{}
+// JSON spelling (an open map), with their types: normalizeArgs leaves
+// their values to the type's own decoding.
+func openArgNames(t reflect.Type) map[string]reflect.Type {
+	names := map[string]reflect.Type{}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -148,9 +149,7 @@ func openArgNames(t reflect.Type) map[string]bool {
 	}
 	for f := range t.Fields() {
 		if f.Anonymous {
-			for name := range openArgNames(f.Type) {
-				names[name] = true
-			}
+			maps.Copy(names, openArgNames(f.Type))
 			continue
 		}
 		if f.Type != reflect.TypeFor[EnvVars]() && f.Type != reflect.TypeFor[JSONObject]() {
@@ -160,7 +159,7 @@ func openArgNames(t reflect.Type) map[string]bool {
 		if name == "" {
 			name = f.Name
 		}
-		names[name] = true
+		names[name] = f.Type
 	}
 	return names
 }
