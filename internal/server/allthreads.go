@@ -140,3 +140,14 @@ func pausedThreads(ctx context.Context, sess *session.Session) string {
 	}
 	return fmt.Sprintf("%d threads: get_stack_trace {allThreads: true} shows what each waits on.", all.Listed)
 }
+
+// pauseNotTaken is the message of a pause that did not stop the program
+// within its wait: the pause is still asked for, and where the adapter
+// cannot pause some threads, which.
+func pauseNotTaken(sess *session.Session) string {
+	msg := "The program did not stop within the wait: the pause stays asked for; wait_for_stop waits for it."
+	if limit := sess.PauseLimit(); limit != "" {
+		msg += " " + limit + "."
+	}
+	return msg
+}

@@ -91,7 +91,7 @@ var hangRows = []hangRow{
 			return startAndPause(t, h, "python", pythonProgram(t, "lockorder.py"))
 		},
 		lockLine: "with second:", function: "transfer", what: "a lock (by its line)",
-		waits: []string{"2 threads wait on locks", "lockorder.py:15 (with second:)"},
+		waits: []string{"2 threads wait on locks", "lockorder.py:17 (with second:)"},
 	},
 	{
 		// The JVM tells who holds each monitor: the circle is shown.
@@ -202,5 +202,20 @@ func TestAllThreadsAnswerStaysWithinItsBudget(t *testing.T) {
 	}
 	if res.Budget == nil || !strings.Contains(strings.Join(res.Budget.LeftOut, " "), fmt.Sprintf("%d more groups", 1000-len(res.Threads))) {
 		t.Errorf("the answer should say how many groups it left out: %+v", res.Budget)
+	}
+}
+
+// TestPythonPauseOfThreadsAllBlockedInCSaysWhy: debugpy cannot pause a
+// program whose every thread is blocked in C (two in lock.acquire, main in
+// join); the pause's answer says so rather than "call pause_execution".
+func TestPythonPauseOfThreadsAllBlockedInCSaysWhy(t *testing.T) {
+	h := newHarness(t)
+	id := h.sessionFor("python")
+	if state := h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": pythonProgram(t, "lockorder.py"), "args": []string{"join"}, "timeout": 2000}).str("state"); state != "running" {
+		t.Fatalf("the program should hang, got state %s", state)
+	}
+	paused := h.ok("pause_execution", map[string]any{"sessionId": id, "timeout": 3000})
+	if msg := paused.str("message"); paused.str("state") != "running" || !strings.Contains(msg, "debugpy pauses a thread only when it next runs Python code") || strings.Contains(msg, "pause_execution") {
+		t.Errorf("the pause should say it did not take, and why: %v", paused)
 	}
 }

@@ -354,3 +354,14 @@ func lockCycle(groups []ThreadGroup) string {
 	}
 	return ""
 }
+
+// PauseLimit says which threads the adapter cannot pause ("" when it can
+// pause any), for the answer to a pause that did not stop the program.
+func (s *Session) PauseLimit() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.r == nil {
+		return ""
+	}
+	return s.r.conn.Quirks.PauseLimit
+}

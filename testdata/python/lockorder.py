@@ -1,6 +1,8 @@
 """Two threads take the same two locks in opposite orders and hang, each
 holding the lock the other waits for; the main thread stays awake, polling
-for their end (debugpy pauses only threads that run Python code)."""
+for their end (debugpy pauses only threads that run Python code), or with
+the argument "join" waits in join(), so that every thread blocks in C."""
+import sys
 import threading
 import time
 
@@ -24,6 +26,9 @@ def main():
     for w in workers:
         w.start()
     print("transferring", flush=True)
+    if sys.argv[1:] == ["join"]:
+        for w in workers:  # every thread blocked in C: debugpy cannot pause
+            w.join()
     while any(w.is_alive() for w in workers):
         time.sleep(0.05)
 

@@ -16,6 +16,9 @@ import (
 // C cannot be paused at all.
 // docs/adapter-quirks.md: debugpy-18.
 
+// pauseLimit is what debugpy cannot pause.
+const pauseLimit = "debugpy pauses a thread only when it next runs Python code, so a program whose every thread is blocked in C (lock.acquire(), join(), a queue or socket wait) does not stop until one of them returns"
+
 // lineWaits are the lines whose call waits, in the order tried, with what
 // they wait on.
 var lineWaits = []struct {
