@@ -52,12 +52,13 @@ test: adapters lint cross
 # The attack suite (about 2 minutes): the server as a hostile environment
 # meets it. Hostile files and huge numbers in every argument of every tool
 # (generated from tools/list), idle and slow connections, another local
-# user (created when root), another client on every session tool,
+# user (created when root), another client on every session tool (with
+# the same bearer token, with and without an MCP session or a key),
 # duplicate and case-variant keys, control bytes in output, a full
 # temporary disk. Each asserts a refusal or a bounded answer, the server
 # still up, nothing left behind.
 ATTACK_SERVER := ^(TestSourceToolsRefuseDevicesFIFOsAndHugeFiles|TestSourceContextIsBoundedAndSaysItWasCut|TestBreakpointTextsAreCappedAndTheirEchoesCut|TestProgramControlBytesReachNoAnswer|TestLaunchRefusesTheServersProcessMark|TestRecordOnAFullDiskSaysSo|TestDeepStackIsPagedWithATotal)$$
-ATTACK_HTTP := ^(TestEveryToolRefusesAmbiguousSessionIDs|TestTwoClientsOwnSessions|TestRecordingsBelongToTheirSessionsOwner|TestForeignOutputResourceIsRefused|TestUnsubscribeEndsOnlyTheCallersOwnSubscription|TestPageDataOwnedLikeTools|TestBodyCap)$$
+ATTACK_HTTP := ^(TestEveryToolRefusesAmbiguousSessionIDs|TestTwoClientsOwnSessions|TestRecordingsBelongToTheirSessionsOwner|TestForeignOutputResourceIsRefused|TestUnsubscribeEndsOnlyTheCallersOwnSubscription|TestPageDataOwnedLikeTools|TestBodyCap|TestReconnectKeyIsTheOnlyWayIn|TestSessionIDNeedsItsCreatorsCredential)$$
 attack:
 	$(GO) test -count=1 -timeout 10m -run '^TestAttack' ./cmd/mcp-debugger/
 	$(GO) test -count=1 -timeout 10m -run '$(ATTACK_SERVER)' ./internal/server/

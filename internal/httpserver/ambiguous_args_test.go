@@ -57,12 +57,28 @@ func sessionTools(t *testing.T, a *agent) []string {
 // document order, and after re-encoding with sorted keys), and
 // {"sessionid": alice's, "sessionId": null, "SessionID": bob's own} closed
 // alice's session, evaluated in her frame and shared it with bob.
+// Bob is a client in an MCP session, then a sessionless one (2026-07-28)
+// with the same bearer token.
 func TestEveryToolRefusesAmbiguousSessionIDs(t *testing.T) {
 	l := startLive(t, httpserver.Config{})
-	alice, bob := l.agent(""), l.agent("")
+	alice := l.agent("")
 	theirs := alice.pausedMock(t)
-	mine := bob.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
+	sessionless, _ := l.revisionClient(t, sessionlessRevision, "", false).agent()
+	for _, bob := range []*agent{l.agent(""), sessionless} {
+		bob.refusesAmbiguousSessionIDs(t, theirs)
+	}
+	// Nothing bob tried reached alice's program: it is where it was.
+	if snap := alice.ok("step_over", map[string]any{"sessionId": theirs}); snap.line() != 13 {
+		t.Fatalf("alice's step_over after bob's refusals: %v", snap)
+	}
+}
 
+// refusesAmbiguousSessionIDs has bob try every tool that takes a
+// sessionId on theirs, another client's session, with the key spelled or
+// repeated every way, and checks each is refused.
+func (bob *agent) refusesAmbiguousSessionIDs(t *testing.T, theirs string) {
+	t.Helper()
+	mine := bob.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
 	tools := sessionTools(t, bob)
 	t.Logf("%d tools take a sessionId", len(tools))
 	for _, tool := range tools {
@@ -80,9 +96,5 @@ func TestEveryToolRefusesAmbiguousSessionIDs(t *testing.T) {
 				t.Errorf("bob's %s %s: %v (error: %v), want a refusal saying %q with a hint", tool, c.args, out, isErr, c.want)
 			}
 		}
-	}
-	// Nothing bob tried reached alice's program: it is where it was.
-	if snap := alice.ok("step_over", map[string]any{"sessionId": theirs}); snap.line() != 13 {
-		t.Fatalf("alice's step_over after bob's %d tools × 6 refusals: %v", len(tools), snap)
 	}
 }

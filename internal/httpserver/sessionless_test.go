@@ -20,8 +20,9 @@ const (
 	sessionlessRevision = "2026-07-28"
 )
 
-// keyedTransport sends the bearer token and, once set, the reconnect key
-// with every request, as a client configured with both headers does.
+// keyedTransport sends the bearer token (if any) and, once set, the
+// reconnect key with every request, as a client configured with both
+// headers does.
 type keyedTransport struct {
 	token string
 	mu    sync.Mutex
@@ -36,7 +37,9 @@ func (k *keyedTransport) setKey(key string) {
 
 func (k *keyedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+k.token)
+	if k.token != "" {
+		r.Header.Set("Authorization", "Bearer "+k.token)
+	}
 	k.mu.Lock()
 	if k.key != "" {
 		r.Header.Set(server.ReconnectKeyHeader, k.key)
