@@ -18,6 +18,27 @@ var investigations = []struct {
 	{"tracepoint_day_use_goes_negative", "python", "testdata/python/readings.py", tracepointNegativeDay},
 	{"node_test_function_throws", "javascript", "testdata/node/shop/shop.test.js", nodeTestThrows},
 	{"cargo_test_panics_deep_in_code", "rust", "testdata/native/rustshop/src/lib.rs", cargoTestPanics},
+	{"stdin_program_fails_on_its_input", "python", "testdata/python/tally.py", stdinProgramFails},
+	{"go_subtest_fails_named_as_go_test_prints_it", "go", "testdata/go/subtests/tree_test.go", goSubtestFails},
+}
+
+// A program fails on a line of its standard input: tally.py stops with
+// ValueError at int('x2'), the line 'pear x2'. The input goes with the
+// start, one call (the trial's agents, without it, spent 2-4 calls on
+// tricks to feed it).
+func stdinProgramFails(m *meter) bool {
+	defer m.close()
+	return shows(m.do("start_debugging", map[string]any{"language": "python", "scriptPath": m.prog, "stdin": "apple 3\npear x2\nfig 1\n"}), "line", "pear x2")
+}
+
+// One subtest of a Go table test fails, named as go test -v prints it
+// (spaces as underscores): the answer is the failure with the values, Sum
+// of the whole range is 55 where 66 was wanted. (The trial's agent was
+// told "passed" for this name: no test had run.)
+func goSubtestFails(m *meter) bool {
+	defer m.close()
+	failed := m.do("debug_test", map[string]any{"language": "go", "path": m.prog, "name": "TestSum/array_with_size_11_(whole)"})
+	return showsInOrder(failed, "55", "want", "66")
 }
 
 // A pytest test fails with ZeroDivisionError raised in shop.py's
