@@ -150,10 +150,12 @@ for lang in "${want[@]}"; do
       current_if_packaged npm has_command npm
       # The MCP clients the HTTP tests drive (TestInspectorCLIKeepsASessionOverHTTP,
       # TestTypeScriptSDKDrivesPythonOverHTTP), pinned, in the user's cache
-      # where the tests look (or $MCP_DEBUGGER_MCP_CLIENTS).
+      # where the tests look (or $MCP_DEBUGGER_MCP_CLIENTS), with the Node
+      # they run on (the registry's node package: the Inspector wants 22,
+      # Debian 12 has 18).
       mcp_clients="${MCP_DEBUGGER_MCP_CLIENTS:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-debugger/mcp-clients}"
       mkdir -p "$mcp_clients"
-      npm install --prefix "$mcp_clients" --no-audit --no-fund --loglevel=error \
+      npm install --prefix "$mcp_clients" --no-audit --no-fund --loglevel=error node@22.23.3 \
         @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/client@2.4.0 ||
         echo "install-adapters: npm install of the MCP clients failed; keeping what $mcp_clients has" >&2
       ;;

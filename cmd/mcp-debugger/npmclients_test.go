@@ -15,15 +15,15 @@ import (
 )
 
 // The MCP clients from the npm registry that the tests below drive, and
-// where scripts/install-adapters.sh installs them (pinned).
-var npmClients = []string{"@modelcontextprotocol/inspector", "@modelcontextprotocol/sdk", "@modelcontextprotocol/client"}
+// the Node they run on (npm's node package: the Inspector wants Node 22,
+// Debian 12 has 18), which scripts/install-adapters.sh installs pinned.
+var npmClients = []string{"@modelcontextprotocol/inspector", "@modelcontextprotocol/sdk", "@modelcontextprotocol/client", "node"}
 
 // npmClientsDir returns the directory whose node_modules holds
 // npmClients, or skips the test (fails it under CI=true, whose install
 // script provides them) when one is missing.
 func npmClientsDir(t *testing.T) string {
 	t.Helper()
-	testenv.RequireTool(t, "apt-get install -y nodejs", "node")
 	dir := os.Getenv("MCP_DEBUGGER_MCP_CLIENTS")
 	if dir == "" {
 		cache, err := os.UserCacheDir()
@@ -46,6 +46,13 @@ func npmClientsDir(t *testing.T) string {
 		t.Logf("%s %s", pkg, m.Version)
 	}
 	return dir
+}
+
+// clientNode is the command of the clients' Node, and the environment
+// that has it first on PATH (the Inspector's command runs `env node`).
+func clientNode(clients string) (node string, env []string) {
+	bin := filepath.Join(clients, "node_modules", "node", "bin")
+	return filepath.Join(bin, "node"), append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "MCP_CLIENTS="+clients)
 }
 
 // testdataPath is a file under the repository's testdata.
@@ -87,8 +94,9 @@ func TestTypeScriptSDKDrivesPythonOverHTTP(t *testing.T) {
 				"sdk": c.sdk, "revision": c.revision, "oneShot": c.oneShot})
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, "node", script, string(opts))
-			cmd.Env = append(os.Environ(), "MCP_CLIENTS="+clients)
+			node, env := clientNode(clients)
+			cmd := exec.CommandContext(ctx, node, script, string(opts))
+			cmd.Env = env
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
@@ -123,6 +131,7 @@ func inspectorCall(t *testing.T, clients, url string, headers []string, era, too
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(clients, "node_modules", ".bin", "mcp-inspector"), line...)
+	_, cmd.Env = clientNode(clients)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
