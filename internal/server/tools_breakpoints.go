@@ -155,12 +155,12 @@ func (s *Server) setBreakpoint(ctx context.Context, a *setBreakpointArgs) (*setB
 	case len(bp.Collect) > 0:
 		msg = fmt.Sprintf("Tracepoint %d at %s:%d collects %s at each hit without stopping the agent; read them with get_trace.", bp.ID, where, bp.Line, cutValue(strings.Join(bp.Collect, ", "), breakpointQuoteLimit))
 		if bp.TraceMode == session.TraceByStopping {
-			msg += " This adapter cannot interpolate logpoints, so the server stops, evaluates and continues at each hit (costMs in each entry)."
+			msg += " The server stops, evaluates and continues at each hit (costMs in each entry): this adapter cannot interpolate logpoints, or the line compiles to several places."
 		}
 	case bp.Verified && a.LogMessage != "":
 		msg = fmt.Sprintf("Logpoint %d at %s:%d.", bp.ID, where, bp.Line)
 	case bp.Verified && bp.Locations > 1:
-		msg = fmt.Sprintf("Breakpoint %d at %s:%d, at %d locations: the line compiles to %d places, each of which stops; a step from one of them goes past the others.", bp.ID, where, bp.Line, bp.Locations, bp.Locations)
+		msg = fmt.Sprintf("Breakpoint %d at %s:%d, at %d locations (the line compiles to %d places): it stops once a pass over the line.", bp.ID, where, bp.Line, bp.Locations, bp.Locations)
 	case bp.Verified:
 		msg = fmt.Sprintf("Breakpoint %d at %s:%d.", bp.ID, where, bp.Line)
 	case msg == "":
