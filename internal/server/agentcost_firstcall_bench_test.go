@@ -55,6 +55,7 @@ func benchFirstCalls(b *testing.B) {
 				if bug.test != "" {
 					test := filepath.Join(repoRoot(b), bug.test)
 					measureFirstCall(b, test, "debug_test-", "debug_test", map[string]any{"language": bug.language, "path": test}, bug.testDecisive)
+					measureFirstCall(b, test, "debug_test_record-", "debug_test", map[string]any{"language": bug.language, "path": test, "record": true}, bug.testDecisive)
 				}
 			}
 		})

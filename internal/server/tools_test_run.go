@@ -20,7 +20,7 @@ type debugTestArgs struct {
 	Stdin          *string  `json:"stdin,omitempty" jsonschema:"text the tests read as stdin"`
 	StdinFile      string   `json:"stdinFile,omitempty" jsonschema:"a file the tests read as stdin"`
 	Timeout        Int      `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
-	Record         bool     `json:"record,omitempty" jsonschema:"record it first (report, recordingId), then stop before the failure's raise"`
+	Record         bool     `json:"record,omitempty" jsonschema:"record it first: the calls and returns that led to the failure (recordingId), then stop before its raise"`
 	Probes         []string `json:"probes,omitempty" jsonschema:"as start_debugging's"`
 	shapeArgs
 }
