@@ -111,6 +111,14 @@ var hangRows = []hangRow{
 		waits: []string{"all 3 threads of the program wait", "2 wait on locks", "lockorder.c:18 (pthread_mutex_lock(o->second);)"},
 	},
 	{
+		name: "cpp_std_mutex", language: "cpp", deadlock: true,
+		hang: func(t *testing.T, h *harness) (string, string) {
+			return startAndPause(t, h, "cpp", nativeProgram(t, "cpp", "lockorder.cpp"))
+		},
+		lockLine: "std::lock_guard<std::mutex> other(second);", function: "::transfer(std::mutex &, std::mutex &)", what: "a lock (std::mutex)",
+		waits: []string{"all 3 threads of the program wait", "2 wait on locks", "lockorder.cpp:16 (std::lock_guard<std::mutex> other(second);)"},
+	},
+	{
 		name: "rust_std_mutex", language: "rust", deadlock: true,
 		hang: func(t *testing.T, h *harness) (string, string) {
 			return startAndPause(t, h, "rust", nativeProgram(t, "rustlock", "src", "main.rs"))

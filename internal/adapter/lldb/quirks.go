@@ -32,6 +32,7 @@ func quirks(panicBreakpoint, stopOnEntry bool) adapter.Quirks {
 		FrameName:           frameName,
 		InternalFrame:       internalFrame,
 		WaitingOn:           waitingOn,
+		LibraryFrame:        libraryFrame,
 		BeforeContinue:      discardStalePlans,
 		BreakpointLocations: breakpointLocations,
 		ElementCount:        elementCount,

@@ -1,6 +1,7 @@
 package lldb
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
@@ -63,4 +64,31 @@ func waitingOn(t adapter.ThreadStack) (adapter.Wait, bool) {
 		}
 	}
 	return adapter.Wait{}, false
+}
+
+// systemRoots hold the system's headers, which debug information names by
+// absolute paths: C++'s standard library is headers (std::mutex::lock is
+// /usr/include/c++/12/bits/std_mutex.h). dependencyDirs hold the sources
+// of Rust's crates, under cargo's home wherever it is.
+var (
+	systemRoots    = []string{"/usr/include/", "/usr/local/include/", "/Library/Developer/", "/Applications/Xcode.app/"}
+	dependencyDirs = []string{"/.cargo/registry/", "/.cargo/git/"}
+)
+
+// libraryFrame marks frames in the system's headers and in dependencies:
+// the view of every thread shows the program's frames only.
+// docs/adapter-quirks.md: lldb-33.
+func libraryFrame(_, path string) bool {
+	path = filepath.ToSlash(path)
+	for _, root := range systemRoots {
+		if strings.HasPrefix(path, root) {
+			return true
+		}
+	}
+	for _, dir := range dependencyDirs {
+		if strings.Contains(path, dir) {
+			return true
+		}
+	}
+	return false
 }
