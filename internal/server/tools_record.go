@@ -13,15 +13,14 @@ import (
 )
 
 type recordArgs struct {
-	Language       string   `json:"language" jsonschema:"python, javascript, java, go, c, cpp or rust"`
-	ScriptPath     string   `json:"scriptPath,omitempty" jsonschema:"the program to run"`
-	Path           string   `json:"path,omitempty" jsonschema:"a test file or dir instead"`
-	Name           string   `json:"name,omitempty" jsonschema:"with path: the one test to run"`
-	Args           []string `json:"args,omitempty" jsonschema:"the program's arguments"`
-	Cwd            string   `json:"cwd,omitempty" jsonschema:"working directory; the code recorded is what lies under it (and include)"`
-	Env            EnvVars  `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
-	Stdin          *string  `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
-	StdinFile      string   `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
+	Language   string   `json:"language" jsonschema:"python, javascript, java, go, c, cpp or rust"`
+	ScriptPath string   `json:"scriptPath,omitempty" jsonschema:"the program to run"`
+	Path       string   `json:"path,omitempty" jsonschema:"a test file or dir instead"`
+	Name       string   `json:"name,omitempty" jsonschema:"with path: the one test to run"`
+	Args       []string `json:"args,omitempty" jsonschema:"the program's arguments"`
+	Cwd        string   `json:"cwd,omitempty" jsonschema:"working directory; the code recorded is what lies under it (and include)"`
+	Env        EnvVars  `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
+	inputArgs
 	ExecutablePath string   `json:"executablePath,omitempty" jsonschema:"the interpreter or runtime to run it with"`
 	Include        []string `json:"include,omitempty" jsonschema:"more directories whose code is recorded"`
 	Lines          []string `json:"lines,omitempty" jsonschema:"functions to record lines of (for history)"`
@@ -78,7 +77,7 @@ func (s *Server) record(ctx context.Context, a *recordArgs) (*recordResult, erro
 	if err != nil {
 		return nil, err
 	}
-	if cfg.StdinFile, err = sess.StdinFile(a.Stdin, s.stdinFilePath(a.StdinFile)); err != nil {
+	if cfg.StdinFile, err = s.inputFile(sess, a.inputArgs); err != nil {
 		s.sessions.Close(sess.ID)
 		return nil, err
 	}

@@ -12,13 +12,12 @@ import (
 )
 
 type startArgs struct {
-	SessionID           string       `json:"sessionId,omitempty"`
-	ScriptPath          string       `json:"scriptPath,omitempty" jsonschema:"the program (absolute or relative to the server's cwd); Java: also .class, .jar, main class"`
-	Args                []string     `json:"args,omitempty" jsonschema:"the program's arguments"`
-	Cwd                 string       `json:"cwd,omitempty" jsonschema:"working directory (default: the script's)"`
-	Env                 EnvVars      `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
-	Stdin               *string      `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
-	StdinFile           string       `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
+	SessionID  string   `json:"sessionId,omitempty"`
+	ScriptPath string   `json:"scriptPath,omitempty" jsonschema:"the program (absolute or relative to the server's cwd); Java: also .class, .jar, main class"`
+	Args       []string `json:"args,omitempty" jsonschema:"the program's arguments"`
+	Cwd        string   `json:"cwd,omitempty" jsonschema:"working directory (default: the script's)"`
+	Env        EnvVars  `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
+	inputArgs
 	StopOnEntry         *bool        `json:"stopOnEntry,omitempty" jsonschema:"pause at the program's first line"`
 	BreakOnExceptions   string       `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all, or none"`
 	DapLaunchArgs       JSONObject   `json:"dapLaunchArgs,omitempty" jsonschema:"a JSON object of fields for the adapter's launch request, e.g. {\"justMyCode\": false} (Java: mainClass, classPaths, vmArgs)"`
@@ -314,8 +313,20 @@ func breakMode(v string) (string, error) {
 // previous launch's.
 type restartArgs struct {
 	runControlArgs
-	Stdin     *string `json:"stdin,omitempty" jsonschema:"new stdin text (default: the last launch's)"`
-	StdinFile string  `json:"stdinFile,omitempty" jsonschema:"new stdin file"`
+	inputArgs
+}
+
+// inputArgs are the program's standard input, for the tools that launch
+// one (a restart without them reads the last launch's again).
+type inputArgs struct {
+	Stdin     *string `json:"stdin,omitempty" jsonschema:"text to read as stdin"`
+	StdinFile string  `json:"stdinFile,omitempty" jsonschema:"a file to read as stdin"`
+}
+
+// inputFile is the file in gives sess's program as its standard input
+// (text is written to a file of the session's), "" for none.
+func (s *Server) inputFile(sess *session.Session, in inputArgs) (string, error) {
+	return sess.StdinFile(in.Stdin, s.stdinFilePath(in.StdinFile))
 }
 
 func (s *Server) restartDebugging(ctx context.Context, a *restartArgs) (*runResult, error) {

@@ -9,19 +9,18 @@ import (
 )
 
 type debugTestArgs struct {
-	Language       string   `json:"language,omitempty" jsonschema:"python, go, rust, ruby, javascript, java (a JUnit class's .java); not with sessionId"`
-	Path           string   `json:"path" jsonschema:"test file or directory"`
-	Name           string   `json:"name,omitempty" jsonschema:"only this test, as its runner names it (java: method)"`
-	SessionID      string   `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
-	ExecutablePath string   `json:"executablePath,omitempty" jsonschema:"interpreter or runtime"`
-	Runner         string   `json:"runner,omitempty" jsonschema:"python: pytest or unittest (default: the project's)"`
-	Cwd            string   `json:"cwd,omitempty" jsonschema:"working directory (default: the project's root)"`
-	Env            EnvVars  `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
-	Stdin          *string  `json:"stdin,omitempty" jsonschema:"text the tests read as stdin"`
-	StdinFile      string   `json:"stdinFile,omitempty" jsonschema:"a file the tests read as stdin"`
-	Timeout        Int      `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
-	Record         bool     `json:"record,omitempty" jsonschema:"record it first: the calls and returns that led to the failure (recordingId), then stop before its raise"`
-	Probes         []string `json:"probes,omitempty" jsonschema:"as start_debugging's"`
+	Language       string  `json:"language,omitempty" jsonschema:"python, go, rust, ruby, javascript, java (a JUnit class's .java); not with sessionId"`
+	Path           string  `json:"path" jsonschema:"test file or directory"`
+	Name           string  `json:"name,omitempty" jsonschema:"only this test, as its runner names it (java: method)"`
+	SessionID      string  `json:"sessionId,omitempty" jsonschema:"run in this session, not a new one"`
+	ExecutablePath string  `json:"executablePath,omitempty" jsonschema:"interpreter or runtime"`
+	Runner         string  `json:"runner,omitempty" jsonschema:"python: pytest or unittest (default: the project's)"`
+	Cwd            string  `json:"cwd,omitempty" jsonschema:"working directory (default: the project's root)"`
+	Env            EnvVars `json:"env,omitempty" jsonschema:"environment variables to add, as KEY=VALUE"`
+	inputArgs
+	Timeout Int      `json:"timeout,omitempty" jsonschema:"ms to wait for the failure or the end (default 60000)"`
+	Record  bool     `json:"record,omitempty" jsonschema:"record it first: the calls and returns that led to the failure (recordingId), then stop before its raise"`
+	Probes  []string `json:"probes,omitempty" jsonschema:"as start_debugging's"`
 	shapeArgs
 }
 
@@ -101,7 +100,7 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	if a.Cwd != "" {
 		req.Cwd = s.absPath(a.Cwd)
 	}
-	if req.StdinFile, err = sess.StdinFile(a.Stdin, s.stdinFilePath(a.StdinFile)); err != nil {
+	if req.StdinFile, err = s.inputFile(sess, a.inputArgs); err != nil {
 		if a.SessionID == "" {
 			s.sessions.Close(sess.ID)
 		}
