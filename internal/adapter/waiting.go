@@ -43,3 +43,23 @@ type Wait struct {
 	// other's locks are a deadlock shown.
 	Holder string
 }
+
+// WaitFrames are the frames above the thread's innermost frame of the
+// program, the outermost of them first: where a wait is read from, the
+// call the program made (pthread_mutex_lock, sync.(*Mutex).Lock,
+// Thread.join) before what it calls in turn (the futex wait, the
+// semaphore, Object.wait).
+func (t ThreadStack) WaitFrames() []StackEntry {
+	top := len(t.Frames)
+	for i, f := range t.Frames {
+		if !f.Internal {
+			top = i
+			break
+		}
+	}
+	out := make([]StackEntry, 0, top)
+	for i := top - 1; i >= 0; i-- {
+		out = append(out, t.Frames[i])
+	}
+	return out
+}

@@ -46,15 +46,8 @@ var timerReceive = []string{"time.After(", "time.Tick(", ".C"}
 // first that names a wait (sync.(*Mutex).Lock, above the semaphore
 // calls it makes) says it.
 func waitingOn(t adapter.ThreadStack) (adapter.Wait, bool) {
-	top := len(t.Frames)
-	for i, f := range t.Frames {
-		if !f.Internal {
-			top = i
-			break
-		}
-	}
-	for i := top - 1; i >= 0; i-- {
-		w, ok := goroutineWaits[t.Frames[i].Name]
+	for _, f := range t.WaitFrames() {
+		w, ok := goroutineWaits[f.Name]
 		if !ok {
 			continue
 		}

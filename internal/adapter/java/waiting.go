@@ -87,18 +87,11 @@ func waitingOn(t adapter.ThreadStack) (adapter.Wait, bool) {
 	case "sleeping":
 		return adapter.Wait{What: "sleep"}, true
 	case "waiting":
-		top := len(t.Frames)
-		for i, f := range t.Frames {
-			if !f.Internal {
-				top = i
-				break
-			}
-		}
 		// From the outermost JDK frame in: Thread.join, not the
 		// Object.wait it calls.
-		for i := top - 1; i >= 0; i-- {
+		for _, f := range t.WaitFrames() {
 			for _, jw := range javaWaits {
-				if strings.HasPrefix(t.Frames[i].Name, jw.frame) {
+				if strings.HasPrefix(f.Name, jw.frame) {
 					return jw.wait, true
 				}
 			}

@@ -49,16 +49,9 @@ var nativeWaits = []struct {
 // its innermost frame of the program, from the outermost of them in:
 // pthread_mutex_lock, not the futex wait it makes.
 func waitingOn(t adapter.ThreadStack) (adapter.Wait, bool) {
-	top := len(t.Frames)
-	for i, f := range t.Frames {
-		if !f.Internal {
-			top = i
-			break
-		}
-	}
-	for i := top - 1; i >= 0; i-- {
+	for _, f := range t.WaitFrames() {
 		for _, nw := range nativeWaits {
-			if strings.Contains(t.Frames[i].Name, nw.key) {
+			if strings.Contains(f.Name, nw.key) {
 				return nw.wait, true
 			}
 		}
