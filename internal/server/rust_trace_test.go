@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,5 +52,40 @@ func TestRustBreakpointOfSeveralLocationsStopsOncePerPass(t *testing.T) {
 	wantStop(t, h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "timeout": 120000}), "breakpoint", 26)
 	if end := h.ok("continue_execution", map[string]any{"sessionId": id, "timeout": 60000}); end.str("state") != "stopped" {
 		t.Errorf("the line's other locations belong to the same pass: the program should end, got %v", end)
+	}
+}
+
+// A tracepoint whose logpoint shows a Vec by its size alone says so in the
+// trace, and from the next run on reads it as a stop does, its elements
+// too.
+func TestRustTracepointOfAContainerShowsItsElementsFromTheNextRun(t *testing.T) {
+	testenv.RequireTool(t, "rustup or apt-get install -y cargo", "cargo")
+	h := newHarness(t)
+	id := h.sessionFor("rust")
+	src := nativeProgram(t, "rust", "src", "main.rs")
+	h.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": 18, "collect": []string{"tags"}})
+	since := 0
+	rows := func(ans result) (got []string, page result) {
+		if ans.str("state") != "stopped" {
+			t.Fatalf("tracepoints never stop the program: %v", ans)
+		}
+		page = h.ok("get_trace", map[string]any{"sessionId": id, "since": since})
+		since = page.num("nextSince")
+		hits, _ := traceRows(t, page)
+		for _, hit := range hits {
+			got = append(got, hit.str("tags"))
+		}
+		return got, page
+	}
+	first, page := rows(h.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": nativeProgram(t, "rust"), "timeout": 120000}))
+	if len(first) != 4 {
+		t.Fatalf("line 18 runs 4 times: %q", first)
+	}
+	if !strings.Contains(fmt.Sprint(page), "from the next run on") {
+		t.Errorf("the trace should say the next run shows the elements: %v", page)
+	}
+	again, _ := rows(h.ok("restart_debugging", map[string]any{"sessionId": id, "timeout": 120000}))
+	if len(again) != 4 || !strings.HasPrefix(again[0], `size=3 ["item-0"`) {
+		t.Errorf("the next run shows the Vec's elements in every row: %q", again)
 	}
 }

@@ -227,7 +227,7 @@ func (s *Session) countLocations(ctx context.Context, r *connection, bps []*Brea
 	s.mu.Lock()
 	var again []string
 	for _, bp := range bps {
-		if bp.Locations > 1 && bp.TraceMode == TraceByLogpoint && !slices.Contains(again, bp.File) {
+		if bp.tracesByStopping() && bp.TraceMode == TraceByLogpoint && !slices.Contains(again, bp.File) {
 			again = append(again, bp.File)
 		}
 	}
@@ -239,14 +239,14 @@ func (s *Session) countLocations(ctx context.Context, r *connection, bps []*Brea
 	}
 }
 
-// retraceByStopping sends a file's breakpoints again, its tracepoints of
-// several locations as plain breakpoints. lldb-dap keeps a logpoint a
+// retraceByStopping sends a file's breakpoints again, its tracepoints that
+// trace by stopping (tracesByStopping) as plain breakpoints. lldb-dap keeps a logpoint a
 // logpoint when only its message is taken away (docs/adapter-quirks.md,
 // lldb-32): they leave the file first, then come back. s.bpMu is held.
 func (s *Session) retraceByStopping(ctx context.Context, r *connection, file string) error {
 	s.mu.Lock()
 	kept := slices.DeleteFunc(slices.Clone(s.bps.files[file]), func(bp *Breakpoint) bool {
-		return bp.Locations > 1 && len(bp.Collect) > 0
+		return len(bp.Collect) > 0 && bp.tracesByStopping() && bp.TraceMode == TraceByLogpoint
 	})
 	args := setBreakpointsArgs(file, kept, r.logpointTraces(), r.emulatesLogpoints())
 	s.mu.Unlock()

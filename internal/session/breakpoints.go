@@ -35,6 +35,13 @@ type Breakpoint struct {
 	// Locations is how many places the line compiles to, when more than
 	// one and the adapter tells.
 	Locations int `json:"locations,omitempty"`
+	// holdsContainers: a value the tracepoint's logpoint reported was a
+	// container the adapter shows by its count alone (lldb-dap's
+	// "size=3"); it traces by stopping from its next sending on (a
+	// restart), to read the elements as a stop does. Not at once: taking
+	// a logpoint back takes removing it (lldb-32), and a pass over the
+	// line meanwhile would leave no row.
+	holdsContainers bool
 
 	// sendLine is the line sent to the adapter; Line is where the adapter
 	// put it. askedLine is the agent's line when the source placed the
@@ -241,15 +248,21 @@ func sourceBreakpoints(bps []*Breakpoint, logpoints logpointForm, emulatedLogpoi
 		}
 		if len(bp.Collect) > 0 {
 			bp.TraceMode = TraceByStopping
-			// A line of several locations logs once at each: it traces
-			// by stopping, one row a pass (samepass.go).
-			if logpoints != nil && bp.Locations < 2 {
+			if logpoints != nil && !bp.tracesByStopping() {
 				bp.TraceMode = TraceByLogpoint
 				out[i].LogMessage = traceLogMessage(bp, logpoints)
 			}
 		}
 	}
 	return out
+}
+
+// tracesByStopping says that a tracepoint cannot ride on a logpoint: its
+// line compiles to several places, each of which would log (one row a pass
+// needs stops: samepass.go), or its values hold containers that a logpoint
+// shows by their count alone.
+func (bp *Breakpoint) tracesByStopping() bool {
+	return bp.Locations > 1 || bp.holdsContainers
 }
 
 // hasSessionAnswered reports whether a stop at any line breakpoint is the

@@ -99,10 +99,18 @@ func (s *Session) recordLogpointHit(report string) {
 		s.r.markHitsLocked(id)
 	}
 	e := TraceEntry{Kind: TraceHit, BreakpointID: id, File: bp.File, Line: bp.Line}
+	var count func(string) (int, bool)
+	if s.r != nil {
+		count = s.r.conn.Quirks.ElementCount
+	}
+	holds := false
 	for i, name := range bp.Collect {
 		v := TraceValue{Name: name}
 		if i+1 < len(fields) {
 			v.Value, _, _ = shapeValue(name, fields[i+1], 0, snapshotValueLen)
+			if n, ok := countOf(count, fields[i+1]); ok && n > 0 && !bp.holdsContainers {
+				bp.holdsContainers, holds = true, true
+			}
 		} else {
 			v.Error = "no value reported"
 		}
@@ -111,9 +119,20 @@ func (s *Session) recordLogpointHit(report string) {
 	done := bp.MaxHits > 0 && bp.Hits == bp.MaxHits
 	s.mu.Unlock()
 	s.trace.Add(e)
+	if holds {
+		s.trace.Add(TraceEntry{Kind: TraceNote, BreakpointID: id, Note: fmt.Sprintf("tracepoint %d collects a container that this debugger's logpoints show by its size alone: from the next run on (restart_debugging) it stops, evaluates and continues at its line, to show the first elements", id)})
+	}
 	if done {
 		s.retireTracepoint(id)
 	}
+}
+
+// countOf applies an adapter's ElementCount, if it has one.
+func countOf(count func(string) (int, bool), value string) (int, bool) {
+	if count == nil {
+		return 0, false
+	}
+	return count(value)
 }
 
 // retireTracepoint removes a tracepoint that reached maxHits, on a
