@@ -74,7 +74,6 @@ func TestTypeScriptSDKDrivesPythonOverHTTP(t *testing.T) {
 	testenv.RequireAdapter(t, "python")
 	clients := npmClientsDir(t)
 	addr, token := startHTTP(t)
-	script := testdataPath(t, "mcpclients", "python-session.cjs")
 	program := testdataPath(t, "python", "loop.py")
 	for _, c := range []struct {
 		sdk, revision, negotiated string
@@ -90,29 +89,62 @@ func TestTypeScriptSDKDrivesPythonOverHTTP(t *testing.T) {
 			name += " one connection per call"
 		}
 		t.Run(name, func(t *testing.T) {
-			opts, _ := json.Marshal(map[string]any{"url": "http://" + addr + "/mcp", "token": token, "program": program, "line": 16,
+			got := runSessionScript(t, clients, map[string]any{"url": "http://" + addr + "/mcp", "token": token, "program": program, "line": 16,
 				"sdk": c.sdk, "revision": c.revision, "oneShot": c.oneShot})
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			node, env := clientNode(clients)
-			cmd := exec.CommandContext(ctx, node, script, string(opts))
-			cmd.Env = env
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("the TypeScript SDK client failed: %v\n%s", err, stderr.String())
-			}
-			var got struct {
-				StartLine, ContinueLine int
-				I, Revision             string
-				Closed                  bool
-			}
-			if err := json.Unmarshal(out, &got); err != nil {
-				t.Fatalf("the client's report %q: %v", out, err)
-			}
 			if got.Revision != c.negotiated || got.StartLine != 16 || got.ContinueLine != 16 || got.I != "1" || !got.Closed {
 				t.Fatalf("the session through the TypeScript SDK: %+v; want revision %s, stops at line 16 twice, i = 1, closed", got, c.negotiated)
+			}
+		})
+	}
+}
+
+// sessionReport is what testdata/mcpclients/python-session.cjs reports of
+// the session it drove.
+type sessionReport struct {
+	StartLine, ContinueLine int
+	I, Revision             string
+	Closed                  bool
+}
+
+// runSessionScript runs python-session.cjs with opts on the clients' Node
+// and returns its report.
+func runSessionScript(t *testing.T, clients string, opts map[string]any) sessionReport {
+	t.Helper()
+	arg, _ := json.Marshal(opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	node, env := clientNode(clients)
+	cmd := exec.CommandContext(ctx, node, testdataPath(t, "mcpclients", "python-session.cjs"), string(arg))
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the TypeScript SDK client failed: %v\n%s", err, stderr.String())
+	}
+	var got sessionReport
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("the client's report %q: %v", out, err)
+	}
+	return got
+}
+
+// The same session through the TypeScript SDK over stdio: v1, and v2 on
+// both revisions (the binary built for the tests, as a client spawns it).
+func TestTypeScriptSDKDrivesPythonOverStdio(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	clients := npmClientsDir(t)
+	program := testdataPath(t, "python", "loop.py")
+	for _, c := range []struct{ sdk, revision, negotiated string }{
+		{"v1", "legacy", "2025-11-25"},
+		{"v2", "legacy", "2025-11-25"},
+		{"v2", "2026-07-28", "2026-07-28"},
+	} {
+		t.Run(c.sdk+" "+c.revision, func(t *testing.T) {
+			got := runSessionScript(t, clients, map[string]any{"command": []string{binary(t), "stdio"}, "program": program, "line": 16,
+				"sdk": c.sdk, "revision": c.revision})
+			if got.Revision != c.negotiated || got.StartLine != 16 || got.ContinueLine != 16 || got.I != "1" || !got.Closed {
+				t.Fatalf("the session through the TypeScript SDK over stdio: %+v; want revision %s, stops at line 16 twice, i = 1, closed", got, c.negotiated)
 			}
 		})
 	}

@@ -1,7 +1,9 @@
-// Drives a whole Python debug session through mcp-debugger over HTTP with
-// the TypeScript SDK, as an agent on that SDK would: create, breakpoint,
-// start, continue, locals, close. Its one argument is a JSON object:
-//   url, token      the server's /mcp endpoint and bearer token
+// Drives a whole Python debug session through mcp-debugger over HTTP or
+// stdio with the TypeScript SDK, as an agent on that SDK would: create,
+// breakpoint, start, continue, locals, close. Its one argument is a JSON
+// object:
+//   url, token      the server's /mcp endpoint and bearer token, or
+//   command         the server's command line, to run it over stdio
 //   program, line   the Python program and the line to break on
 //   sdk             "v1" (@modelcontextprotocol/sdk) or "v2" (@modelcontextprotocol/client)
 //   revision        "legacy" (2025-11-25, in an MCP session) or a pinned
@@ -16,8 +18,8 @@ const path = require("node:path");
 const opts = JSON.parse(process.argv[2]);
 const load = createRequire(path.join(process.env.MCP_CLIENTS, "node_modules", "_"));
 const sdk = opts.sdk === "v1"
-  ? { ...load("@modelcontextprotocol/sdk/client/index.js"), ...load("@modelcontextprotocol/sdk/client/streamableHttp.js") }
-  : load("@modelcontextprotocol/client");
+  ? { ...load("@modelcontextprotocol/sdk/client/index.js"), ...load("@modelcontextprotocol/sdk/client/streamableHttp.js"), ...load("@modelcontextprotocol/sdk/client/stdio.js") }
+  : { ...load("@modelcontextprotocol/client"), ...load("@modelcontextprotocol/client/stdio") };
 
 const headers = { Authorization: "Bearer " + opts.token };
 let kept;
@@ -26,7 +28,14 @@ let revision;
 async function connect() {
   const clientOptions = opts.revision === "legacy" ? {} : { versionNegotiation: { mode: { pin: opts.revision } } };
   const client = new sdk.Client({ name: "python-session-test", version: "1" }, clientOptions);
-  const transport = new sdk.StreamableHTTPClientTransport(new URL(opts.url), { requestInit: { headers: { ...headers } } });
+  const transport = opts.command
+    ? new sdk.StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: "ignore" })
+    : new sdk.StreamableHTTPClientTransport(new URL(opts.url), { requestInit: { headers: { ...headers } } });
+  if (opts.command && !transport.setProtocolVersion) {
+    // v1 tells a transport the negotiated revision only through this
+    // (HTTP transports have it; stdio's does not).
+    transport.setProtocolVersion = (v) => { transport.protocolVersion = v; };
+  }
   await client.connect(transport);
   revision = client.getNegotiatedProtocolVersion ? client.getNegotiatedProtocolVersion() : transport.protocolVersion;
   return client;
