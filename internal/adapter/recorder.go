@@ -2,8 +2,13 @@ package adapter
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 // Recorder is implemented by languages that can record a whole run for
@@ -66,4 +71,28 @@ type RecordResult struct {
 	// Mechanism says how the recording was made ("sys.monitoring",
 	// "sys.settrace", "JDWP method events"), for the report.
 	Mechanism string
+}
+
+// RunRecorded runs a recorder's command to its end: under proc, so that
+// what the recorded program starts ends with it as in every launch, with
+// stdinFile ("" for none) as its standard input. It returns the exit code
+// (-1 for a signal); when ctx ends first, the command is killed and ctx's
+// error returned, naming what.
+func RunRecorded(ctx context.Context, cmd *exec.Cmd, stdinFile, what string) (int, error) {
+	stdinDone, err := GiveStdin(cmd, stdinFile)
+	if err != nil {
+		return 0, err
+	}
+	p, err := proc.Start(cmd)
+	stdinDone()
+	if err != nil {
+		return 0, fmt.Errorf("start %s to record %s: %w", filepath.Base(cmd.Path), what, err)
+	}
+	select {
+	case <-p.Done():
+		return p.ExitCode(), nil
+	case <-ctx.Done():
+		p.Kill()
+		return 0, fmt.Errorf("recording %s: %w", what, ctx.Err())
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
-	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 var _ adapter.Recorder = (*Adapter)(nil)
@@ -89,24 +88,9 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	if cfg.Test != nil {
 		result.Runner = "node:test"
 	}
-	stdinDone, err := adapter.GiveStdin(cmd, cfg.StdinFile)
-	if err != nil {
+	if result.ExitCode, err = adapter.RunRecorded(ctx, cmd, cfg.StdinFile, filepath.Base(run.program)); err != nil {
 		return nil, err
 	}
-	// proc.Start, not cmd.Run: what the recorded program starts ends with
-	// it, as in every other launch.
-	p, err := proc.Start(cmd)
-	stdinDone()
-	if err != nil {
-		return nil, fmt.Errorf("record: running %s: %w", run.program, err)
-	}
-	select {
-	case <-p.Done():
-	case <-ctx.Done():
-		p.Kill()
-		return nil, fmt.Errorf("recording %s: %w", filepath.Base(run.program), ctx.Err())
-	}
-	result.ExitCode = p.ExitCode()
 	if _, err := os.Stat(cfg.EventsFile); err != nil {
 		return nil, fmt.Errorf("record: node wrote no recording (%s exited with %d): %w", filepath.Base(run.program), result.ExitCode, err)
 	}

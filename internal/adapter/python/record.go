@@ -11,7 +11,6 @@ import (
 	"strconv"
 
 	"github.com/mcp-debugger/mcp-debugger/internal/adapter"
-	"github.com/mcp-debugger/mcp-debugger/internal/proc"
 )
 
 // recorderFile is the recorder's path under the scripts directory: a
@@ -56,26 +55,15 @@ func (a *Adapter) Record(ctx context.Context, cfg adapter.RecordConfig) (*adapte
 	cmd.Dir = run.cwd
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Stdout, cmd.Stderr = cfg.Output, cfg.Output
-	stdinDone, err := adapter.GiveStdin(cmd, cfg.StdinFile)
+	code, err := adapter.RunRecorded(ctx, cmd, cfg.StdinFile, filepath.Base(run.target))
 	if err != nil {
 		return nil, err
 	}
-	p, err := proc.Start(cmd)
-	stdinDone()
-	if err != nil {
-		return nil, fmt.Errorf("start the recorder under %s: %w", run.python.Path, err)
-	}
-	select {
-	case <-p.Done():
-	case <-ctx.Done():
-		p.Kill()
-		return nil, fmt.Errorf("recording %s: %w", filepath.Base(run.target), ctx.Err())
-	}
 	if _, err := os.Stat(cfg.EventsFile); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("the recorder under %s wrote no recording (exit code %d): its output says why", run.python.Path, p.ExitCode())
+		return nil, fmt.Errorf("the recorder under %s wrote no recording (exit code %d): its output says why", run.python.Path, code)
 	}
 	return &adapter.RecordResult{
-		ExitCode:  p.ExitCode(),
+		ExitCode:  code,
 		Runtime:   fmt.Sprintf("Python %s (%s)", run.python.Version, run.python.Path),
 		Runner:    run.runner,
 		Mechanism: run.mechanism,

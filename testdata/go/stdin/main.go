@@ -4,18 +4,24 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 )
 
-func main() {
-	var lines []string
-	sc := bufio.NewScanner(os.Stdin)
+// readLines counts r's lines and returns the first ("none" without one).
+func readLines(r io.Reader) (n int, first string) {
+	first = "none"
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		lines = append(lines, sc.Text())
+		if n == 0 {
+			first = sc.Text()
+		}
+		n++
 	}
-	first := "none"
-	if len(lines) > 0 {
-		first = lines[0]
-	}
-	fmt.Printf("read %d lines, first %s\n", len(lines), first)
+	return n, first
+}
+
+func main() {
+	n, first := readLines(os.Stdin)
+	fmt.Printf("read %d lines, first %s\n", n, first)
 }
