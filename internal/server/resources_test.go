@@ -13,20 +13,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A client subscribed to a session's output resource hears when output
-// arrives, and reads it; after unsubscribing, and after the session's
-// close, it hears nothing more.
-func TestOutputResourceSubscription(t *testing.T) {
+// serverOnAPipe is a new server connected to an in-memory transport, the
+// server, and the client's end of it; both end with the test (or within a minute).
+func serverOnAPipe(t *testing.T) (context.Context, *Server, mcp.Transport) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	srv := New(Options{Cwd: repoRoot(t)})
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ss.Close()
+	t.Cleanup(func() { ss.Close() })
+	return ctx, srv, ct
+}
+
+// A client subscribed to a session's output resource hears when output
+// arrives, and reads it; after unsubscribing, and after the session's
+// close, it hears nothing more.
+func TestOutputResourceSubscription(t *testing.T) {
+	ctx, srv, ct := serverOnAPipe(t)
 	updated := make(chan string, 64)
 	client := mcp.NewClient(&mcp.Implementation{Name: "subscriber", Version: "1"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
@@ -102,16 +110,7 @@ func (b *lockedBuffer) String() string {
 // content with "text": "" on the wire: a content with neither text nor
 // blob makes the TypeScript SDK throw.
 func TestSessionOutputIsListedAndReadableBeforeItPrints(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	srv := New(Options{Cwd: repoRoot(t)})
-	defer srv.Close()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
+	ctx, srv, ct := serverOnAPipe(t)
 	wire := &lockedBuffer{}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wire-reader", Version: "1"}, nil).
 		Connect(ctx, &mcp.LoggingTransport{Transport: ct, Writer: wire}, nil)
