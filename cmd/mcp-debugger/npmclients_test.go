@@ -228,3 +228,72 @@ func TestInspectorCLIKeepsASessionOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+// mcpdo (the Inspector's connection CLI) keeps one stdio connection open
+// in a daemon of its own across its commands: a whole Python session on
+// both eras, the daemon private to the test and stopped after it.
+func TestMcpdoDrivesPythonOverStdio(t *testing.T) {
+	testenv.RequireAdapter(t, "python")
+	clients := npmClientsDir(t)
+	program := testdataPath(t, "python", "loop.py")
+	mcpdo := filepath.Join(clients, "node_modules", ".bin", "mcpdo")
+	_, env := clientNode(clients)
+	env = append(env, "MCP_CATALOG_PATH="+filepath.Join(t.TempDir(), "mcp.json"), "MCP_INSPECTOR_DAEMON_DIR="+t.TempDir(),
+		"MCP_INSPECTOR_DAEMON_TOKEN=mcp-debugger-test-"+strings.Repeat("x", 32))
+	run := func(args ...string) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, mcpdo, args...)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("mcpdo %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+		}
+		return out
+	}
+	t.Cleanup(func() {
+		stop := exec.Command(mcpdo, "daemon", "stop")
+		stop.Env = env
+		if out, err := stop.CombinedOutput(); err != nil {
+			t.Errorf("mcpdo daemon stop: %v\n%s", err, out)
+		}
+	})
+	bin := binary(t)
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			run("connect", "--connection", era, "--era", era, "--", bin, "stdio")
+			defer run("disconnect", era)
+			call := func(tool string, args ...string) map[string]any {
+				t.Helper()
+				out := run(append([]string{"--format", "json", "@" + era, "tools/call", tool}, args...)...)
+				var got struct {
+					IsError           bool           `json:"isError"`
+					StructuredContent map[string]any `json:"structuredContent"`
+				}
+				if err := json.Unmarshal(out, &got); err != nil || got.IsError {
+					t.Fatalf("mcpdo tools/call %s: %s (%v)", tool, out, err)
+				}
+				return got.StructuredContent
+			}
+			id, _ := call("create_debug_session", "language:=python")["sessionId"].(string)
+			call("set_breakpoint", "sessionId:="+id, "file:="+program, "line:=16")
+			for _, tool := range []string{"start_debugging", "continue_execution"} {
+				args := []string{"sessionId:=" + id}
+				if tool == "start_debugging" {
+					args = append(args, "scriptPath:="+program)
+				}
+				if loc, _ := call(tool, args...)["location"].(map[string]any); loc["line"] != float64(16) {
+					t.Fatalf("%s through mcpdo: want a stop at line 16, got %v", tool, loc)
+				}
+			}
+			locals, _ := json.Marshal(call("get_local_variables", "sessionId:="+id))
+			if !strings.Contains(string(locals), `"name":"i","type":"int","value":"1"`) {
+				t.Fatalf("get_local_variables on the second hit: %s, want i = 1", locals)
+			}
+			call("close_debug_session", "sessionId:="+id)
+		})
+	}
+}
