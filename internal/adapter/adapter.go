@@ -460,6 +460,12 @@ type Quirks struct {
 	// get_stack_trace still lists these.
 	// docs/adapter-quirks.md: delve-27.
 	LibraryFrame func(name, path string) bool
+	// RuntimeDeadlock, when set, reports whether an exception stop's text
+	// is the runtime's own verdict that every thread is blocked (Go's
+	// "all goroutines are asleep - deadlock!"): the answer then says
+	// which threads wait on what, without another call.
+	// docs/adapter-quirks.md: delve-28.
+	RuntimeDeadlock func(text string) bool
 	// PauseLimit, when set, says which threads the adapter cannot pause,
 	// for the answer to a pause that did not stop the program (debugpy
 	// pauses a thread only when it next runs Python code).

@@ -151,3 +151,15 @@ func pauseNotTaken(sess *session.Session) string {
 	}
 	return msg
 }
+
+// sayDeadlock adds to the message of an answer at the runtime's own
+// deadlock verdict (Go's "all goroutines are asleep") which threads wait on
+// what, as a pause's answer does: the stop says it without another call.
+func (res *runResult) sayDeadlock(ctx context.Context, sess *session.Session) {
+	if !sess.StoppedOnDeadlock() {
+		return
+	}
+	if note := pausedThreads(ctx, sess); note != "" {
+		res.Message = strings.TrimSpace(res.Message + " " + note)
+	}
+}

@@ -58,7 +58,8 @@ var hangRows = []hangRow{
 			case "running":
 				return res.str("sessionId"), h.ok("pause_execution", map[string]any{"sessionId": res.str("sessionId")}).str("message")
 			case "paused":
-				return res.str("sessionId"), ""
+				// The stop at the runtime's verdict says who waits.
+				return res.str("sessionId"), res.str("message")
 			}
 			t.Fatalf("the test should hang or stop on the deadlock, got %v", res)
 			return "", ""

@@ -259,6 +259,7 @@ func (s *Server) launch(ctx context.Context, a *startArgs) (*runResult, error) {
 		return nil, err
 	}
 	res := runResultOf(started.Snapshot, "Started "+filepath.Base(spec.Program)+".")
+	res.sayDeadlock(ctx, sess)
 	res.Data = &runData{Reason: res.StopReason, Runtime: started.Runtime}
 	if stopOnEntry {
 		ok := res.StopReason == "entry" || res.StopReason == "step" || (res.State == session.StatePaused && res.StopReason != "exception")
@@ -430,7 +431,9 @@ func (s *Server) resume(ctx context.Context, kind string, a *runControlArgs) (*r
 	if err != nil {
 		return nil, err
 	}
-	return runResultOf(snap, "").shape(a.shapeArgs), nil
+	res := runResultOf(snap, "")
+	res.sayDeadlock(ctx, sess)
+	return res.shape(a.shapeArgs), nil
 }
 
 func (s *Server) pauseExecution(ctx context.Context, a *runControlArgs) (*runResult, error) {

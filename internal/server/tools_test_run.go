@@ -133,7 +133,9 @@ func (s *Server) debugTest(ctx context.Context, a *debugTestArgs) (*debugTestRes
 	case res.Passed:
 		prefix = "The tests passed: nothing to debug."
 	}
-	run := runResultOf(res.Snapshot, prefix).shape(a.shapeArgs)
+	run := runResultOf(res.Snapshot, prefix)
+	run.sayDeadlock(ctx, sess)
+	run = run.shape(a.shapeArgs)
 	if prints {
 		if trace := s.printedValues(ctx, sess.ID); trace != nil {
 			run.Trace = trace.Tables

@@ -365,3 +365,26 @@ func (s *Session) PauseLimit() string {
 	}
 	return s.r.conn.Quirks.PauseLimit
 }
+
+// StoppedOnDeadlock reports whether the program is paused at its
+// runtime's own verdict that every thread is blocked
+// (Quirks.RuntimeDeadlock), read from the stop's whole exception: an
+// answer may have shortened it.
+func (s *Session) StoppedOnDeadlock() bool {
+	s.mu.Lock()
+	st, r, state := s.last, s.r, s.state
+	s.mu.Unlock()
+	if st == nil || r == nil || state != StatePaused || r.conn.Quirks.RuntimeDeadlock == nil || st.Reason != "exception" {
+		return false
+	}
+	select {
+	case <-st.ready:
+	default:
+		return false
+	}
+	text := st.Description + " " + st.Text
+	if e := st.exception; e != nil {
+		text += " " + e.Description + " " + e.Message
+	}
+	return r.conn.Quirks.RuntimeDeadlock(text)
+}

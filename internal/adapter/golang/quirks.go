@@ -15,6 +15,7 @@ func quirks(namer func(string) string) adapter.Quirks {
 	return adapter.Quirks{
 		FunctionBreakpointName: namer, IsNoise: isNoise, TotalFramesEstimated: true,
 		WaitingOn: waitingOn, LibraryFrame: libraryFrame,
+		RuntimeDeadlock: func(text string) bool { return strings.Contains(text, "all goroutines are asleep") },
 	}
 }
 
