@@ -17,10 +17,7 @@ type allThreadsResult struct {
 	Threads []session.ThreadGroup `json:"threads,omitempty"`
 	// Waits says what the threads' waits add up to: a deadlock, or which
 	// threads wait on locks.
-	Waits string `json:"waits,omitempty"`
-	// Hidden says which threads the groups leave out (those with only
-	// the runtime's frames) and how to see them.
-	Hidden string      `json:"hidden,omitempty"`
+	Waits  string      `json:"waits,omitempty"`
 	Budget *budgetNote `json:"budget,omitempty"`
 }
 

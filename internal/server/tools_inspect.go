@@ -75,8 +75,10 @@ type stackResult struct {
 	More           string `json:"more,omitempty"`
 	// StopReason is why the program is paused (the reference's field).
 	StopReason string `json:"stopReason,omitempty"`
-	// Hidden says how many frames without source the page left out, and
-	// how to see them: a page shorter than asked for is never a silent one.
+	// Hidden says what the answer left out and how to see it: the
+	// frames without source a page skipped (a page shorter than asked
+	// for is never a silent one), or with allThreads the threads that
+	// have only the runtime's frames.
 	Hidden string `json:"hidden,omitempty"`
 	allThreadsResult
 }
