@@ -58,7 +58,11 @@ var hangRows = []hangRow{
 			case "running":
 				return res.str("sessionId"), h.ok("pause_execution", map[string]any{"sessionId": res.str("sessionId")}).str("message")
 			case "paused":
-				// The stop at the runtime's verdict says who waits.
+				// The stop at the runtime's verdict says who waits, and
+				// names the test asked for, not testing.(*T).Run.
+				if name := res.obj("test").str("name"); name != "TestTransfers" {
+					t.Errorf("the failed test is named %q, want TestTransfers", name)
+				}
 				return res.str("sessionId"), res.str("message")
 			}
 			t.Fatalf("the test should hang or stop on the deadlock, got %v", res)

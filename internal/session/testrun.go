@@ -70,15 +70,26 @@ func (s *Session) DebugTest(ctx context.Context, req adapter.TestRequest, wait W
 		return res, nil
 	}
 	res.Failed = true
-	if plan.TestFrame != nil && s.focus(ctx, plan.TestFrame) {
-		// Rebuilt for the test's frame; the output was already taken.
-		out, note := snap.Output, snap.OutputNote
-		snap = s.snapshotNow(ctx)
-		snap.Output, snap.OutputNote = append(out, snap.Output...), note
-		res.Snapshot = snap
+	inTest := plan.TestFrame == nil
+	if plan.TestFrame != nil {
+		found, moved := s.focus(ctx, plan.TestFrame)
+		inTest = found
+		if moved {
+			// Rebuilt for the test's frame; the output was already taken.
+			out, note := snap.Output, snap.OutputNote
+			snap = s.snapshotNow(ctx)
+			snap.Output, snap.OutputNote = append(out, snap.Output...), note
+			res.Snapshot = snap
+		}
 	}
-	if l := snap.Location; l != nil {
+	switch l := snap.Location; {
+	case l != nil && inTest:
 		res.Name = l.Function
+	case req.Name != "":
+		// Stopped outside any test's frame (Go's fatal deadlock stops
+		// the goroutine in testing.(*T).Run): the test run is the one
+		// asked for, not the function the stop is in.
+		res.Name = req.Name
 	}
 	if plan.TestNameExpression != "" {
 		if name := s.evalInShownFrame(ctx, plan.TestNameExpression); name != "" {
@@ -354,11 +365,12 @@ func failureIn(entries []OutputEntry, re *regexp.Regexp) string {
 }
 
 // focus makes the current stop show the first frame pred accepts, with its
-// locals; false when no frame does or it is already shown.
-func (s *Session) focus(ctx context.Context, pred func(name, path string) bool) bool {
+// locals: found says a frame does, moved that the stop was rebuilt to show
+// it (false when it was already shown, or the program moved on).
+func (s *Session) focus(ctx context.Context, pred func(name, path string) bool) (found, moved bool) {
 	_, st, err := s.pausedStop(ctx, "select a frame")
 	if err != nil {
-		return false
+		return false, false
 	}
 	for i, f := range st.frames {
 		path := ""
@@ -366,10 +378,10 @@ func (s *Session) focus(ctx context.Context, pred func(name, path string) bool) 
 			path = f.Source.Path
 		}
 		if pred(f.Name, path) {
-			return i != st.top && s.refetch(ctx, i)
+			return true, i != st.top && s.refetch(ctx, i)
 		}
 	}
-	return false
+	return false, false
 }
 
 // refetch replaces the current stop with one showing frame idx, its locals
