@@ -349,8 +349,10 @@ need_chroot_row() {
 
 # Each row also runs its language's row of the cross-language stdin test.
 stdin_test="./internal/server|^TestProgramReadsTheStdinGiven\$"
-lldb_tests=("./internal/adapter/lldb|" "./internal/server|^Test(Native|Rust|AgentToolsOnC\$)" "$stdin_test/^c\$")
-go_tests=("./internal/adapter/golang|" "./internal/server|^TestGo" "$stdin_test/^go\$")
+lldb_tests=("./internal/adapter/lldb|" "./internal/server|^Test(Native|Rust|AgentToolsOnC\$|CEvaluationOfAnUntypedCallSaysWhatToWrite\$)" "$stdin_test/^c\$"
+  "./internal/server|^TestTestsAndRecordingsReadTheStdinGiven\$/^record\$/^c\$" "./internal/server|^TestAllThreadsShowWhoWaitsOnLocks\$/^(c|cpp|rust)_")
+go_tests=("./internal/adapter/golang|" "./internal/server|^TestGo" "$stdin_test/^go\$"
+  "./internal/server|^TestTestsAndRecordingsReadTheStdinGiven\$/.*/^go\$" "./internal/server|^TestAllThreadsShowWhoWaitsOnLocks\$/^go_")
 node_tests=("./internal/adapter/node/...|"
   "./internal/server|^Test(Node|JavaScript|AgentToolsOnJavaScript\$)"
   "./internal/server|^Test(RecordToolOnEveryRecorder|StopAtARecordedCallStopsLiveInThatCall)\$/^javascript\$"
@@ -364,7 +366,8 @@ ruby_chroot_tests=("./internal/adapter/ruby|" "./internal/server|^Test(Ruby|Remo
 python_tests=("./internal/adapter/python|" "./internal/server|^Test(Python|MirrorPython\$)"
   "./internal/httpserver|^TestIdleClientIsReapedPython\$"
   "./cmd/mcp-debugger|^Test(AgentDebugsPythonOverStdio|ServerExitLeavesNoProcess|ServerKilledLeavesNoProcess)\$"
-  "$stdin_test/^python\$")
+  "$stdin_test/^python\$" "./internal/server|^TestTestsAndRecordingsReadTheStdinGiven\$/.*/^python\$"
+  "./internal/server|^Test(ReadingPastNoInputSaysToGiveSome|AllThreadsShowWhoWaitsOnLocks)\$/^python")
 # In a chroot row, without the project-venv tests: the venv they make with
 # python3 -m venv links the chroot's /usr/bin/python3, which outside the
 # chroot, where the server looks at it, is the host's own Python 3.11. They
@@ -378,7 +381,7 @@ java_tests=("./internal/adapter/java|"
   "./internal/server|^Test(Java([^S]|S[^c])|RunawayJava|KilledWhilePausedJava|RemoteAttachJava|AgentToolsOnJava\$)"
   "./internal/server|^Test(RecordToolOnEveryRecorder|StopAtARecordedCallStopsLiveInThatCall)\$/^java\$"
   "./cmd/mcp-debugger|^TestBuiltinAdaptersServeDAPOnStdio\$/^java\$"
-  "$stdin_test/^java\$")
+  "$stdin_test/^java\$" "./internal/server|^Test(ReadingPastNoInputSaysToGiveSome|AllThreadsShowWhoWaitsOnLocks)\$/^java")
 
 rows=(lldb-22 lldb-21 lldb-19 dlv-latest dlv-1.25 dlv-1.24 node-20 node-22 node-24
   jdk-17 jdk-21 jdk-25 ruby ruby-trixie debugpy debugpy-trixie debugpy-sid)
