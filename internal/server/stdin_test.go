@@ -69,50 +69,44 @@ func TestProgramReadsTheStdinGiven(t *testing.T) {
 // recorded program's output say what was read. pytest's capture would
 // refuse the read: the tests run without it when input was given.
 func TestTestsAndRecordingsReadTheStdinGiven(t *testing.T) {
-	t.Run("debug_test", func(t *testing.T) {
-		rows := []struct{ language, path string }{
-			{"python", filepath.Join(repoRoot(t), "testdata", "python", "stdintests", "test_input.py")},
-			{"go", goProgram(t, "stdin", "stdin_test.go")},
-		}
-		for _, row := range rows {
-			t.Run(row.language, func(t *testing.T) {
-				t.Parallel()
-				h := newHarness(t)
-				args := map[string]any{"language": row.language, "path": row.path, "stdin": "alpha\nbeta\n"}
-				if row.language == "go" && refusedByAnOldDelve(t, h, "debug_test", args) {
-					return
+	failure := func(h *harness, res result) string { return res.obj("test").str("message") }
+	output := func(h *harness, res result) string {
+		return h.ok("get_output", map[string]any{"sessionId": res.str("sessionId")}).outputText("entries")
+	}
+	rows := []struct {
+		tool, language, target, path string
+		// said is what shows the input was read: the failing test's
+		// message, or the recorded program's output.
+		said func(h *harness, res result) string
+	}{
+		{"debug_test", "python", "path", filepath.Join(repoRoot(t), "testdata", "python", "stdintests", "test_input.py"), failure},
+		{"debug_test", "go", "path", goProgram(t, "stdin", "stdin_test.go"), failure},
+		{"record", "python", "scriptPath", pythonProgram(t, "stdin.py"), output},
+		{"record", "javascript", "scriptPath", nodeProgram(t, "stdin.js"), output},
+		{"record", "java", "scriptPath", javaSource(t, "Stdin.java"), output},
+		{"record", "go", "scriptPath", goProgram(t, "stdin", "main.go"), output},
+		{"record", "c", "scriptPath", nativeProgram(t, "c", "stdin.c"), output},
+	}
+	for _, tool := range []string{"debug_test", "record"} {
+		t.Run(tool, func(t *testing.T) {
+			for _, row := range rows {
+				if row.tool != tool {
+					continue
 				}
-				res := h.ok("debug_test", args)
-				if msg := res.obj("test").str("message"); !strings.Contains(msg, "read 2 lines, first alpha") {
-					t.Errorf("the test should fail saying what it read: %q in %v", msg, res)
-				}
-			})
-		}
-	})
-	t.Run("record", func(t *testing.T) {
-		rows := []struct{ language, program string }{
-			{"python", pythonProgram(t, "stdin.py")},
-			{"javascript", nodeProgram(t, "stdin.js")},
-			{"java", javaSource(t, "Stdin.java")},
-			{"go", goProgram(t, "stdin", "main.go")},
-			{"c", nativeProgram(t, "c", "stdin.c")},
-		}
-		for _, row := range rows {
-			t.Run(row.language, func(t *testing.T) {
-				t.Parallel()
-				h := newHarness(t)
-				args := map[string]any{"language": row.language, "scriptPath": row.program, "stdin": "alpha\nbeta\n"}
-				if row.language == "go" && refusedByAnOldDelve(t, h, "record", args) {
-					return
-				}
-				res := h.ok("record", args)
-				out := h.ok("get_output", map[string]any{"sessionId": res.str("sessionId")}).outputText("entries")
-				if !strings.Contains(out, "read 2 lines, first alpha") {
-					t.Errorf("the recorded program should read its input: output %q", out)
-				}
-			})
-		}
-	})
+				t.Run(row.language, func(t *testing.T) {
+					t.Parallel()
+					h := newHarness(t)
+					args := map[string]any{"language": row.language, row.target: row.path, "stdin": "alpha\nbeta\n"}
+					if row.language == "go" && refusedByAnOldDelve(t, h, tool, args) {
+						return
+					}
+					if said := row.said(h, h.ok(tool, args)); !strings.Contains(said, "read 2 lines, first alpha") {
+						t.Errorf("%s should show the input was read (read 2 lines, first alpha): %q", tool, said)
+					}
+				})
+			}
+		})
+	}
 }
 
 // A program that reads past the end of an input it was not given stops at
